@@ -1,0 +1,93 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import { messages } from '../contract/messages';
+import type { Config } from './config';
+import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
+import { registerErrorHandling, sendFailure } from './http/errors';
+import { i18nPlugin } from './http/i18n';
+import type { Mailer } from './mail/mailer';
+import { requirePolicies } from './policy';
+import { healthRoutes } from './routes/health';
+import { whiteLabelRoutes } from './routes/white-label';
+import type { Store } from './store/open';
+
+export interface AppDeps {
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel'>;
+  store: Store;
+  mailer: Mailer;
+  /** Tests pass `false`; main passes pino options. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Structured request logs; credentials are redacted wherever a serializer would reach them. */
+export function loggerOptions(level: string) {
+  return {
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.pin', 'req.body.newPassword'],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/** The whole server as a value: no globals, so tests build as many as they like. */
+export async function buildApp({ config, store, mailer, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? loggerOptions(config.logLevel),
+    // Our own ids: a client-chosen id would let anyone forge log lines.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => void reply.header('x-request-id', request.id));
+  app.addHook('onClose', async () => {
+    mailer.close();
+    await store.close();
+  });
+
+  requirePolicies(app);
+  await app.register(i18nPlugin);
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        // White-label logos may live on the customer's own site.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    // HSTS belongs to the TLS terminator in front of us; on plain http it is ignored anyway.
+    strictTransportSecurity: false,
+  });
+  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: false });
+
+  await app.register(healthRoutes, { store });
+  await app.register(whiteLabelRoutes, { store });
+
+  const clientDir = config.clientDir;
+  if (clientDir) await registerClient(app, clientDir);
+  app.setNotFoundHandler((request, reply) => {
+    if (clientDir && wantsApp(request)) return sendApp(reply);
+    return sendFailure(reply, 404, { message: request.t(isApiPath(request.url) ? messages.routeNotFound : messages.notFound) });
+  });
+  return app;
+}

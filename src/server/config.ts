@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export type StoreConfig = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: StoreConfig;
+  smtpUrl: string | null;
+  mailFrom: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  appSecret: string;
+  corsOrigins: string[];
+  demo: boolean;
+  logLevel: string;
+  /** The built PWA; null serves the API alone. */
+  clientDir: string | null;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 9112;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${value}"`);
+  return port;
+}
+
+function parseStore(url: string | undefined, dataDir: string): StoreConfig {
+  if (!url) return { kind: 'pglite', dataDir: join(dataDir, 'db') };
+  if (url === 'memory://') return { kind: 'pglite', dataDir: null };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  throw new ConfigError('DATABASE_URL must be unset, memory:// or a postgres:// URL');
+}
+
+/** APP_SECRET encrypts stored secrets; without one a key is generated once and kept beside the data. */
+function resolveSecret(value: string | undefined, dataDir: string): string {
+  if (value) {
+    if (value.length < 32) throw new ConfigError('APP_SECRET must be at least 32 characters');
+    return value;
+  }
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+/** DESIGN.md §8: configuration comes from the environment, and only from here. */
+export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
+  const dataDir = resolve(root, env.DATA_DIR || './data');
+  const clientDir = resolve(root, 'dist/client');
+  return {
+    port: parsePort(env.PORT),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    store: parseStore(env.DATABASE_URL, dataDir),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Sitekeeper <no-reply@localhost>',
+    adminEmail: env.ADMIN_EMAIL || null,
+    adminPassword: env.ADMIN_PASSWORD || null,
+    appSecret: resolveSecret(env.APP_SECRET, dataDir),
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    demo: env.DEMO !== '0',
+    logLevel: env.LOG_LEVEL || 'info',
+    clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
+  };
+}

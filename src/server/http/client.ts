@@ -1,0 +1,36 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const NO_CACHE = 'no-cache';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Vite fingerprints everything under /assets/; all else must be revalidated so updates arrive. */
+function cacheControl(path: string): string {
+  return /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : NO_CACHE;
+}
+
+export function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+/** A navigation the SPA's router should answer: a GET for HTML outside the API. */
+export function wantsApp(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !isApiPath(request.url) &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
+}
+
+/** Serves the built PWA. */
+export async function registerClient(app: FastifyInstance, root: string) {
+  await app.register(fastifyStatic, {
+    root,
+    cacheControl: false,
+    setHeaders: (reply: FastifyReply, path: string) => void reply.header('cache-control', cacheControl(path)),
+  });
+}
+
+export function sendApp(reply: FastifyReply) {
+  return reply.header('cache-control', NO_CACHE).sendFile('index.html');
+}

@@ -1,0 +1,69 @@
+import type { MessageDescriptor } from '@lingui/core';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FieldError, Failure } from '../../contract/envelope';
+import { messages } from '../../contract/messages';
+import { translateIssue } from './i18n';
+
+/** An error a route throws on purpose: its status and translated message reach the caller. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly descriptor: MessageDescriptor,
+    readonly data?: unknown,
+  ) {
+    super(descriptor.message ?? descriptor.id);
+  }
+}
+
+export function sendFailure(reply: FastifyReply, status: number, body: Omit<Failure, 'success'>) {
+  return reply.status(status).send({ success: false, ...body } satisfies Failure);
+}
+
+const byCode: Record<string, { status: number; message: MessageDescriptor }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: messages.malformedJson },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: messages.malformedJson },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: messages.badRequest },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: messages.payloadTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: messages.unsupportedMediaType },
+};
+
+function validationErrors(request: FastifyRequest, error: FastifyError): FieldError[] {
+  if (!hasZodFastifySchemaValidationErrors(error)) return [];
+  return error.validation.map((v) => {
+    const path = v.instancePath.split('/').filter(Boolean);
+    const issue = { ...v.params, code: v.keyword, message: v.message ?? '', path };
+    // The failing part (body, querystring, params) leads the path, so `body.email` is unambiguous.
+    return { path: [error.validationContext, ...path].filter(Boolean).join('.'), message: translateIssue(request.lang, issue) };
+  });
+}
+
+/**
+ * DESIGN.md §4's error mapping. Bad input is always a 4xx with a translated message; a 500 is
+ * only ever our own fault, logged with its stack and answered without one.
+ */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return sendFailure(reply, error.statusCode, {
+        message: request.t(error.descriptor),
+        ...(error.data === undefined ? {} : { data: error.data }),
+      });
+    }
+    if (error.validation) {
+      return sendFailure(reply, 400, { message: request.t(messages.validationFailed), errors: validationErrors(request, error) });
+    }
+    const known = error.code ? byCode[error.code] : undefined;
+    if (known) return sendFailure(reply, known.status, { message: request.t(known.message) });
+    if (error instanceof SyntaxError) return sendFailure(reply, 400, { message: request.t(messages.malformedJson) });
+
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendFailure(reply, 500, { message: request.t(messages.internal) });
+    }
+    // Another framework-level client error (429 from a plugin, 406, …): keep its status.
+    request.log.info({ err: error }, 'client error');
+    return sendFailure(reply, status, { message: status === 404 ? request.t(messages.notFound) : request.t(messages.badRequest) });
+  });
+}

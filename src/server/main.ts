@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createMailer } from './mail/mailer';
+import { firstStart, type FirstAdmin } from './store/first-start';
+import { openStore } from './store/open';
+
+async function main() {
+  const config = loadConfig();
+  let admin: FirstAdmin | null = null;
+  console.info(`Opening the ${config.store.kind === 'postgres' ? 'PostgreSQL' : 'embedded'} store…`);
+  const store = await openStore(config.store, firstStart(config, (created) => (admin = created)));
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: join(config.dataDir, 'outbox'),
+    log: { info: () => {} },
+  });
+  const app = await buildApp({ config, store, mailer });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = address.replace('[::1]', 'localhost');
+  console.info(`\n  Sitekeeper is running at ${url}\n`);
+  if (!config.clientDir) console.info('  (no built client in dist/client: serving the API only; run `npm run build`)\n');
+  const first = admin as FirstAdmin | null;
+  if (first) {
+    console.info('  First admin created:');
+    console.info(`    email:    ${first.email}`);
+    console.info(`    username: ${first.username}`);
+    console.info(
+      first.generatedPassword
+        ? `    password: ${first.generatedPassword}   (generated; shown only this once — change it after signing in)\n`
+        : '    password: the one given in ADMIN_PASSWORD\n',
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { settings, users } from './schema';
+import type { Initialize } from './open';
+import { hashPassword } from '../auth/passwords';
+
+export interface FirstStartOptions {
+  adminEmail: string | null;
+  adminPassword: string | null;
+}
+
+export interface FirstAdmin {
+  email: string;
+  username: string;
+  /** Set only when generated: it exists nowhere else and is shown exactly once. */
+  generatedPassword: string | null;
+}
+
+const MARKER = 'store.initialized';
+
+/**
+ * The first start of an empty store creates the first admin. The marker row and the admin are
+ * written in one transaction, so the admin exists exactly once: a concurrent or later start finds
+ * the marker, and a start killed halfway leaves neither.
+ */
+export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: FirstAdmin) => void): Initialize {
+  return async (db) => {
+    const created = await db.transaction(async (tx) => {
+      const marked = await tx
+        .insert(settings)
+        .values({ key: MARKER, value: { at: new Date().toISOString() } })
+        .onConflictDoNothing()
+        .returning({ key: settings.key });
+      if (marked.length === 0) return null;
+
+      const generatedPassword = options.adminPassword ? null : randomBytes(18).toString('base64url');
+      const admin = { email: options.adminEmail ?? 'admin@localhost', username: 'admin', generatedPassword };
+      await tx.insert(users).values({
+        type: 'admin',
+        email: admin.email,
+        username: admin.username,
+        passwordHash: await hashPassword(options.adminPassword ?? generatedPassword!),
+        verified: true,
+        firstName: 'Admin',
+        lastName: '',
+      });
+      return admin;
+    });
+    if (created) onAdminCreated(created);
+  };
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../src/server/app';
+import type { Mail, Mailer } from '../../src/server/mail/mailer';
+import type { StoreKind } from '../../src/server/store/open';
+import { createTestStore } from './store';
+
+/** Keeps sent mail in memory; tests that exercise SMTP itself use a real SMTP server instead. */
+export function memoryMailer(): Mailer & { sent: Mail[] } {
+  const sent: Mail[] = [];
+  return { sent, send: async (mail) => void sent.push(mail), close: () => {} };
+}
+
+export interface TestAppOptions {
+  kind?: StoreKind;
+  clientDir?: string | null;
+  logger?: AppDeps['logger'];
+}
+
+/** The real app on a fresh real store; closing the app closes (and for PostgreSQL drops) the store. */
+export async function createTestApp({ kind = 'pglite', clientDir = null, logger = false }: TestAppOptions = {}) {
+  const store = await createTestStore(kind);
+  const mailer = memoryMailer();
+  const app: FastifyInstance = await buildApp({
+    config: { clientDir, corsOrigins: [], logLevel: 'silent' },
+    store,
+    mailer,
+    logger,
+  });
+  return { app, store, mailer };
+}

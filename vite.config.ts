@@ -1,0 +1,58 @@
+import babel from '@rolldown/plugin-babel';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+import { VitePWA } from 'vite-plugin-pwa';
+import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
+
+const serverOnly = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/support/**/*.test.ts'];
+
+export default defineConfig({
+  plugins: [
+    // Lingui macros must be compiled before React's transform sees the JSX.
+    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: DEFAULT_PRODUCT_NAME,
+        short_name: DEFAULT_PRODUCT_NAME,
+        description: 'Websites, content and restaurant menus — online and offline.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#1f4e79',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
+    }),
+  ],
+  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true },
+  server: { proxy: { '/api': 'http://127.0.0.1:9112' } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'server', environment: 'node', include: serverOnly, testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          environment: 'happy-dom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: serverOnly,
+          setupFiles: ['tests/support/client-setup.ts'],
+        },
+      },
+    ],
+  },
+});
