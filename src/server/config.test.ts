@@ -1,0 +1,66 @@
+// @vitest-environment node
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const dirs: string[] = [];
+afterEach(async () => Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))));
+
+async function root() {
+  const dir = await mkdtemp(join(tmpdir(), 'sk-config-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('configuration from the environment', () => {
+  it('defaults to 127.0.0.1:9112 and an embedded store in ./data', async () => {
+    const dir = await root();
+    const config = loadConfig({}, dir);
+    expect(config).toMatchObject({ port: 9112, host: '127.0.0.1', dataDir: join(dir, 'data'), demo: true, corsOrigins: [] });
+    expect(config.store).toEqual({ kind: 'pglite', dataDir: join(dir, 'data', 'db') });
+    expect(config.smtpUrl).toBeNull();
+    expect(config.clientDir).toBeNull();
+  });
+
+  it('selects the store from DATABASE_URL', async () => {
+    const dir = await root();
+    expect(loadConfig({ DATABASE_URL: 'memory://' }, dir).store).toEqual({ kind: 'pglite', dataDir: null });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }, dir).store).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' }, dir)).toThrow(ConfigError);
+  });
+
+  it('rejects a port that is not one', async () => {
+    const dir = await root();
+    expect(() => loadConfig({ PORT: 'eighty' }, dir)).toThrow(ConfigError);
+    expect(loadConfig({ PORT: '8080', HOST: '0.0.0.0' }, dir)).toMatchObject({ port: 8080, host: '0.0.0.0' });
+  });
+
+  it('generates APP_SECRET once into DATA_DIR, readable only by its owner, and keeps it', async () => {
+    const dir = await root();
+    const first = loadConfig({ DATA_DIR: 'store' }, dir).appSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: 'store' }, dir).appSecret).toBe(first);
+    expect((await readFile(join(dir, 'store', 'app-secret'), 'utf8')).trim()).toBe(first);
+    expect((await stat(join(dir, 'store', 'app-secret'))).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: 'store', APP_SECRET: 'x'.repeat(40) }, dir).appSecret).toBe('x'.repeat(40));
+    expect(() => loadConfig({ APP_SECRET: 'short' }, dir)).toThrow(ConfigError);
+  });
+
+  it('reads the remaining settings', async () => {
+    const dir = await root();
+    const config = loadConfig(
+      { SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'x@y.z', ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'pw', CORS_ORIGINS: 'https://a.de, https://b.de', DEMO: '0' },
+      dir,
+    );
+    expect(config).toMatchObject({
+      smtpUrl: 'smtp://mail:25',
+      mailFrom: 'x@y.z',
+      adminEmail: 'a@b.c',
+      adminPassword: 'pw',
+      corsOrigins: ['https://a.de', 'https://b.de'],
+      demo: false,
+    });
+  });
+});

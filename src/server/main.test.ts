@@ -1,0 +1,104 @@
+// @vitest-environment node
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgDatabase, storeKinds } from '../../tests/support/store';
+
+interface Running {
+  proc: ChildProcess;
+  output: () => string;
+  waitFor: (pattern: RegExp) => Promise<RegExpMatchArray>;
+  exited: Promise<number | null>;
+}
+
+const running: Running[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) if (r.proc.exitCode === null) r.proc.kill('SIGKILL');
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** `npm start`'s server process, as a user runs it. */
+function start(env: Record<string, string>): Running {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const waiters: (() => void)[] = [];
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString();
+    waiters.forEach((w) => w());
+  };
+  proc.stdout!.on('data', onData);
+  proc.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const match = out.match(pattern);
+        if (match) resolve(match);
+      };
+      waiters.push(check);
+      check();
+      void exited.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}:\n${out}`)), 50));
+    });
+  const r = { proc, output: () => out, waitFor, exited };
+  running.push(r);
+  return r;
+}
+
+async function health(url: string) {
+  const res = await fetch(`${url}/api/health`);
+  return res.json();
+}
+
+describe('the server process', () => {
+  it('survives a kill during first start, then starts, shuts down on SIGTERM and keeps its admin', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sk-main-'));
+    dirs.push(dir);
+    const env = { DATA_DIR: dir };
+
+    const killed = start(env);
+    // Kill it while the store is being built, which happens in a staging directory.
+    while (!(await readdir(dir)).some((entry) => entry.startsWith('db.init-'))) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    killed.proc.kill('SIGKILL');
+    await killed.exited;
+    expect(existsSync(join(dir, 'db'))).toBe(false);
+
+    const second = start(env);
+    const [, url] = await second.waitFor(/running at (http:\/\/\S+)/);
+    await second.waitFor(/password: \S+ +\(generated/);
+    expect((await health(url!)).data.status).toBe('ok');
+    second.proc.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+
+    const third = start(env);
+    const [, url3] = await third.waitFor(/running at (http:\/\/\S+)/);
+    expect((await health(url3!)).success).toBe(true);
+    expect(third.output()).not.toContain('First admin');
+    third.proc.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+  });
+
+  it.runIf(storeKinds.includes('postgres'))('creates one admin when two instances start on one PostgreSQL at once', async () => {
+    const database = await createPgDatabase();
+    try {
+      const env = { DATABASE_URL: database.url, DATA_DIR: await mkdtemp(join(tmpdir(), 'sk-main-pg-')) };
+      dirs.push(env.DATA_DIR);
+      const instances = [start(env), start(env)];
+      await Promise.all(instances.map((i) => i.waitFor(/running at/)));
+      const announcements = instances.filter((i) => i.output().includes('First admin created'));
+      expect(announcements).toHaveLength(1);
+      for (const i of instances) i.proc.kill('SIGTERM');
+      expect(await Promise.all(instances.map((i) => i.exited))).toEqual([0, 0]);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,124 @@
+// @vitest-environment node
+import { verify } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
+import { firstStart, type FirstAdmin } from './first-start';
+import { openStore, type Store } from './open';
+import { users } from './schema';
+
+const stores: Store[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+function recorder() {
+  const created: FirstAdmin[] = [];
+  return { created, init: (opts = { adminEmail: null, adminPassword: null }) => firstStart(opts, (a) => created.push(a)) };
+}
+
+describe.each(storeKinds)('first start (%s)', (kind) => {
+  it('creates one verified admin with an argon2id hash of the generated password', async () => {
+    const { created, init } = recorder();
+    const store = await createTestStore(kind, init());
+    stores.push(store);
+    expect(created).toHaveLength(1);
+    const password = created[0]!.generatedPassword!;
+    expect(password.length).toBeGreaterThanOrEqual(20);
+    const rows = await store.db.select().from(users);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ type: 'admin', verified: true, status: 'active', email: 'admin@localhost' });
+    expect(rows[0]!.passwordHash).toMatch(/^\$argon2id\$/);
+    expect(await verify(rows[0]!.passwordHash, password)).toBe(true);
+  });
+
+  it('uses ADMIN_EMAIL and ADMIN_PASSWORD and prints no password of its own', async () => {
+    const { created, init } = recorder();
+    const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery' }));
+    stores.push(store);
+    expect(created).toEqual([{ email: 'boss@agency.test', username: 'admin', generatedPassword: null }]);
+    const [admin] = await store.db.select().from(users).where(eq(users.email, 'boss@agency.test'));
+    expect(await verify(admin!.passwordHash, 'correct horse battery')).toBe(true);
+  });
+
+  it('does nothing on a store that was initialized before', async () => {
+    const { created, init } = recorder();
+    const store = await createTestStore(kind, init());
+    stores.push(store);
+    await init()(store.db);
+    await init({ adminEmail: 'other@x.test', adminPassword: 'another password' })(store.db);
+    expect(created).toHaveLength(1);
+    expect(await store.db.select().from(users)).toHaveLength(1);
+  });
+});
+
+describe.runIf(storeKinds.includes('postgres'))('first start on a shared PostgreSQL', () => {
+  it('creates the admin exactly once when instances start at the same moment', async () => {
+    const database = await createPgDatabase();
+    const { created, init } = recorder();
+    try {
+      const opened = await Promise.all(
+        Array.from({ length: 4 }, () => openStore({ kind: 'postgres', url: database.url }, init())),
+      );
+      stores.push(...opened);
+      expect(created).toHaveLength(1);
+      expect(await opened[0]!.db.select().from(users)).toHaveLength(1);
+    } finally {
+      await Promise.all(stores.splice(0).map((store) => store.close()));
+      await database.drop();
+    }
+  });
+});
+
+describe('first start on an embedded data directory', () => {
+  async function dataDir() {
+    const dir = await mkdtemp(join(tmpdir(), 'sk-data-'));
+    dirs.push(dir);
+    return join(dir, 'db');
+  }
+
+  it('keeps its data across restarts and creates no second admin', async () => {
+    const dir = await dataDir();
+    const { created, init } = recorder();
+    const first = await openStore({ kind: 'pglite', dataDir: dir }, init());
+    const [admin] = await first.db.select().from(users);
+    await first.close();
+    const second = await openStore({ kind: 'pglite', dataDir: dir }, init());
+    stores.push(second);
+    expect(created).toHaveLength(1);
+    expect((await second.db.select().from(users)).map((u) => u.id)).toEqual([admin!.id]);
+  });
+
+  it('discards what an interrupted first start left behind and starts over', async () => {
+    const dir = await dataDir();
+    // What a process killed during initialization leaves: a half-written staging directory.
+    const staging = `${dir}.init-12345-1`;
+    await mkdir(staging);
+    await writeFile(join(staging, 'PG_VERSION'), '18');
+    const { created, init } = recorder();
+    const store = await openStore({ kind: 'pglite', dataDir: dir }, init());
+    stores.push(store);
+    expect(created).toHaveLength(1);
+    expect(existsSync(staging)).toBe(false);
+    expect((await readdir(join(dir, '..'))).filter((e) => e.includes('.init-'))).toEqual([]);
+  });
+
+  it('leaves no data directory when initialization fails', async () => {
+    const dir = await dataDir();
+    const failing = async () => {
+      throw new Error('killed');
+    };
+    await expect(openStore({ kind: 'pglite', dataDir: dir }, failing)).rejects.toThrow('killed');
+    expect(existsSync(dir)).toBe(false);
+    const { created, init } = recorder();
+    const store = await openStore({ kind: 'pglite', dataDir: dir }, init());
+    stores.push(store);
+    expect(created).toHaveLength(1);
+  });
+});
