@@ -19,6 +19,6 @@ export function negotiateLanguage(header: string | undefined): InterfaceLanguage
       return { tag: tag.trim().slice(0, 2).toLowerCase(), q: q ? Number(q.slice(2)) : 1 };
     })
     .filter((entry) => entry.q > 0 && (INTERFACE_LANGUAGES as readonly string[]).includes(entry.tag))
-    .sort((a, b) => b.q - a.q);
+    .toSorted((a, b) => b.q - a.q);
   return (ranked[0]?.tag as InterfaceLanguage | undefined) ?? DEFAULT_LANGUAGE;
 }

@@ -50,7 +50,7 @@ describe.each(storeKinds)('envelope and error mapping (%s)', (kind) => {
     const body = res.json();
     expect(body.success).toBe(false);
     expect(body.message).toBe('Some fields are not valid');
-    expect(body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.email', 'body.name']);
+    expect(body.errors.map((e: { path: string }) => e.path).toSorted()).toEqual(['body.email', 'body.name']);
     for (const error of body.errors) expect(error.message).toMatch(/\w/);
   });
 

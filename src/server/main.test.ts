@@ -51,9 +51,9 @@ function start(env: Record<string, string>): Running {
   return r;
 }
 
-async function health(url: string) {
+async function health(url: string): Promise<{ success: boolean; data: { status: string } }> {
   const res = await fetch(`${url}/api/health`);
-  return res.json();
+  return (await res.json()) as never;
 }
 
 describe('the server process', () => {

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { Client } from 'pg';
 import { openStore, pgliteStore, prepareDb, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL names one (CI sets it). */
@@ -22,7 +22,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `sk_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
+  const admin = new Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -31,7 +31,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
   return {
     url: url.toString(),
     drop: async () => {
-      const client = new pg.Client({ connectionString: base });
+      const client = new Client({ connectionString: base });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();

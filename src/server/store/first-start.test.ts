@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
-import { firstStart, type FirstAdmin } from './first-start';
+import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
 import { users } from './schema';
 
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function recorder() {
   const created: FirstAdmin[] = [];
-  return { created, init: (opts = { adminEmail: null, adminPassword: null }) => firstStart(opts, (a) => created.push(a)) };
+  return { created, init: (opts: FirstStartOptions = { adminEmail: null, adminPassword: null }) => firstStart(opts, (a) => created.push(a)) };
 }
 
 describe.each(storeKinds)('first start (%s)', (kind) => {
@@ -76,13 +76,13 @@ describe.runIf(storeKinds.includes('postgres'))('first start on a shared Postgre
   });
 });
 
-describe('first start on an embedded data directory', () => {
-  async function dataDir() {
-    const dir = await mkdtemp(join(tmpdir(), 'sk-data-'));
-    dirs.push(dir);
-    return join(dir, 'db');
-  }
+async function dataDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'sk-data-'));
+  dirs.push(dir);
+  return join(dir, 'db');
+}
 
+describe('first start on an embedded data directory', () => {
   it('keeps its data across restarts and creates no second admin', async () => {
     const dir = await dataDir();
     const { created, init } = recorder();
@@ -111,10 +111,10 @@ describe('first start on an embedded data directory', () => {
 
   it('leaves no data directory when initialization fails', async () => {
     const dir = await dataDir();
-    const failing = async () => {
+    const interrupted = openStore({ kind: 'pglite', dataDir: dir }, async () => {
       throw new Error('killed');
-    };
-    await expect(openStore({ kind: 'pglite', dataDir: dir }, failing)).rejects.toThrow('killed');
+    });
+    await expect(interrupted).rejects.toThrow('killed');
     expect(existsSync(dir)).toBe(false);
     const { created, init } = recorder();
     const store = await openStore({ kind: 'pglite', dataDir: dir }, init());

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { Pool } from 'pg';
 import type { StoreConfig } from '../config';
 import * as schema from './schema';
 
@@ -36,7 +36,7 @@ export function openStore(config: StoreConfig, initialize: Initialize): Promise<
 }
 
 async function openPostgres(url: string, initialize: Initialize): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new Pool({ connectionString: url, max: 10 });
   // A pool error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const client = await pool.connect();
