@@ -18,7 +18,7 @@ describe('configuration from the environment', () => {
   it('defaults to 127.0.0.1:9112 and an embedded store in ./data', async () => {
     const dir = await root();
     const config = loadConfig({}, dir);
-    expect(config).toMatchObject({ port: 9112, host: '127.0.0.1', dataDir: join(dir, 'data'), demo: true, corsOrigins: [] });
+    expect(config).toMatchObject({ port: 9112, host: '127.0.0.1', dataDir: join(dir, 'data'), corsOrigins: [] });
     expect(config.store).toEqual({ kind: 'pglite', dataDir: join(dir, 'data', 'db') });
     expect(config.smtpUrl).toBeNull();
     expect(config.clientDir).toBeNull();
@@ -51,7 +51,7 @@ describe('configuration from the environment', () => {
   it('reads the remaining settings', async () => {
     const dir = await root();
     const config = loadConfig(
-      { SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'x@y.z', ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'pw', CORS_ORIGINS: 'https://a.de, https://b.de', DEMO: '0' },
+      { SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'x@y.z', ADMIN_EMAIL: 'a@b.c', ADMIN_PASSWORD: 'pw', CORS_ORIGINS: 'https://a.de, https://b.de' },
       dir,
     );
     expect(config).toMatchObject({
@@ -60,7 +60,6 @@ describe('configuration from the environment', () => {
       adminEmail: 'a@b.c',
       adminPassword: 'pw',
       corsOrigins: ['https://a.de', 'https://b.de'],
-      demo: false,
     });
   });
 });

@@ -15,7 +15,6 @@ export interface Config {
   adminPassword: string | null;
   appSecret: string;
   corsOrigins: string[];
-  demo: boolean;
   logLevel: string;
   /** The built PWA; null serves the API alone. */
   clientDir: string | null;
@@ -68,7 +67,6 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     adminPassword: env.ADMIN_PASSWORD || null,
     appSecret: resolveSecret(env.APP_SECRET, dataDir),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
-    demo: env.DEMO !== '0',
     logLevel: env.LOG_LEVEL || 'info',
     clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
   };
