@@ -32,6 +32,8 @@ export default defineConfig({
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
+      // The icons are matched by the glob below; the plugin's own copy would list them twice.
+      includeManifestIcons: false,
       injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
     }),
   ],

@@ -1,0 +1,12 @@
+import { AppProviders } from './providers';
+import { AppRoutes } from './routes';
+import { UpdatePrompt } from './update-prompt';
+
+export function App() {
+  return (
+    <AppProviders>
+      <AppRoutes />
+      <UpdatePrompt />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,13 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import type { ReactNode } from 'react';
+import { BrandingProvider } from './branding';
+
+/** Everything a screen expects around it; tests render screens inside the same stack. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <I18nProvider i18n={i18n}>
+      <BrandingProvider>{children}</BrandingProvider>
+    </I18nProvider>
+  );
+}
