@@ -150,6 +150,7 @@ describe('server wiring', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('logs each request with its id and never the credentials', async () => {

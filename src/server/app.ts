@@ -46,7 +46,11 @@ export async function buildApp({ config, store, mailer, logger }: AppDeps): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => void reply.header('x-request-id', request.id));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    // API answers are private and current by nature: no browser or proxy may keep them.
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+  });
   app.addHook('onClose', async () => {
     mailer.close();
     await store.close();

@@ -82,6 +82,18 @@ describe('the server process', () => {
     const [, url3] = await third.waitFor(/running at (http:\/\/\S+)/);
     expect((await health(url3!)).success).toBe(true);
     expect(third.output()).not.toContain('First admin');
+
+    // Started twice by mistake: the second one must not open the same store, nor crash with a trace.
+    const twice = start({ ...env, PORT: '0' });
+    expect(await twice.exited).toBe(1);
+    expect(twice.output()).toMatch(/data directory is in use by process \d+/);
+    expect(twice.output()).not.toMatch(/\n\s+at /);
+    const portTaken = start({ DATA_DIR: join(dir, 'other'), PORT: new URL(url3!).port });
+    expect(await portTaken.exited).toBe(1);
+    expect(portTaken.output()).toMatch(/Port \d+ is already in use/);
+    expect(portTaken.output()).not.toMatch(/\n\s+at /);
+    expect((await health(url3!)).success).toBe(true);
+
     third.proc.kill('SIGTERM');
     expect(await third.exited).toBe(0);
   });

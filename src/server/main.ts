@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createMailer } from './mail/mailer';
 import { firstStart, type FirstAdmin } from './store/first-start';
+import { StoreInUseError } from './store/dir-lock';
 import { openStore } from './store/open';
 
 async function main() {
@@ -46,7 +47,16 @@ async function main() {
   }
 }
 
+function explain(err: unknown): unknown {
+  if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
+  if (err instanceof StoreInUseError) return err.message;
+  const { code, port } = (err ?? {}) as { code?: string; port?: number };
+  if (code === 'EADDRINUSE') return `Port ${port} is already in use: stop what runs there, or start with PORT=<another port>.`;
+  if (code === 'EACCES') return `Not allowed to listen on port ${port}: choose PORT=1024 or higher.`;
+  return err;
+}
+
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  console.error(explain(err));
   process.exit(1);
 });

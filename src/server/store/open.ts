@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'pg';
 import type { StoreConfig } from '../config';
+import { lockDirectory } from './dir-lock';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -67,17 +68,31 @@ export async function prepareDb(client: PGlite, initialize: Initialize | null): 
 }
 
 async function openPglite(dataDir: string | null, initialize: Initialize): Promise<Store> {
-  if (dataDir && !existsSync(dataDir)) await createPgliteDir(dataDir, initialize);
-  const client = await PGlite.create(dataDir ?? undefined);
-  return pgliteStore(client, await prepareDb(client, initialize));
+  if (!dataDir) {
+    const client = await PGlite.create();
+    return pgliteStore(client, await prepareDb(client, initialize));
+  }
+  await mkdir(dirname(dataDir), { recursive: true });
+  const release = await lockDirectory(`${dataDir}.lock`);
+  try {
+    if (!existsSync(dataDir)) await createPgliteDir(dataDir, initialize);
+    const client = await PGlite.create(dataDir);
+    return pgliteStore(client, await prepareDb(client, initialize), release);
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
 
-export function pgliteStore(client: PGlite, db: Db): Store {
+export function pgliteStore(client: PGlite, db: Db, release: () => Promise<void> = async () => {}): Store {
   return {
     kind: 'pglite',
     db,
     ping: async () => void (await db.execute(sql`SELECT 1`)),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await release();
+    },
   };
 }
 
@@ -88,7 +103,6 @@ export function pgliteStore(client: PGlite, db: Db): Store {
 async function createPgliteDir(dataDir: string, initialize: Initialize): Promise<void> {
   const parent = dirname(dataDir);
   const prefix = `${basename(dataDir)}.init-`;
-  await mkdir(parent, { recursive: true });
   for (const entry of await readdir(parent)) {
     if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
   }
