@@ -15,7 +15,6 @@ async function main() {
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     outboxDir: join(config.dataDir, 'outbox'),
-    log: { info: () => {} },
   });
   const app = await buildApp({ config, store, mailer });
 

@@ -6,7 +6,6 @@ import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMailer } from './mailer';
 
-const quiet = { info: () => {} };
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -35,7 +34,7 @@ describe('mailer', () => {
     cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
     const { port } = server.server.address() as { port: number };
 
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'CMS <cms@example.test>', outboxDir: '/nonexistent', log: quiet });
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'CMS <cms@example.test>', outboxDir: '/nonexistent' });
     await mailer.send({ to: 'anna@example.test', subject: 'Ihr Anmeldecode', text: 'Code: 123456' });
     mailer.close();
 
@@ -49,7 +48,7 @@ describe('mailer', () => {
   it('writes an .eml file to the outbox when no SMTP server is configured', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sk-outbox-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const mailer = createMailer({ smtpUrl: null, from: 'cms@example.test', outboxDir: join(dir, 'outbox'), log: quiet });
+    const mailer = createMailer({ smtpUrl: null, from: 'cms@example.test', outboxDir: join(dir, 'outbox') });
     await mailer.send({ to: 'ben@example.test', subject: 'Welcome', text: 'Your PIN is 654321' });
     const files = await readdir(join(dir, 'outbox'));
     expect(files).toHaveLength(1);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
 
 export interface Mail {
   to: string;
@@ -21,14 +20,13 @@ export interface MailerOptions {
   from: string;
   /** Where mails go when no SMTP server is configured: one .eml file each. */
   outboxDir: string;
-  log: Pick<FastifyBaseLogger, 'info'>;
 }
 
 /**
  * SMTP when SMTP_URL is set; otherwise every mail is printed and kept as an .eml file, so a
  * fresh install can sign in (the PIN is in the mail) before anyone has configured a mail server.
  */
-export function createMailer({ smtpUrl, from, outboxDir, log }: MailerOptions): Mailer {
+export function createMailer({ smtpUrl, from, outboxDir }: MailerOptions): Mailer {
   if (smtpUrl) {
     const transport = createTransport(smtpUrl);
     return {
@@ -43,7 +41,6 @@ export function createMailer({ smtpUrl, from, outboxDir, log }: MailerOptions): 
       await mkdir(outboxDir, { recursive: true });
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox (no SMTP_URL)');
       console.info(`\n--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n--- (${file})\n`);
     },
     close: () => transport.close(),
