@@ -17,6 +17,57 @@ export const messages = {
   badRequest: /*i18n*/ { id: 'error.badRequest', message: 'The request could not be understood' },
   internal: /*i18n*/ { id: 'error.internal', message: 'Something went wrong on the server. Please try again.' },
   unavailable: /*i18n*/ { id: 'error.unavailable', message: 'The service is temporarily unavailable' },
+  tooManyRequests: /*i18n*/ { id: 'error.tooManyRequests', message: 'Too many attempts. Please wait a few minutes and try again.' },
+  unauthenticated: /*i18n*/ { id: 'error.unauthenticated', message: 'Please sign in again.' },
+  forbidden: /*i18n*/ { id: 'error.forbidden', message: 'You are not allowed to do this.' },
+
+  // Field rules (schemas carry these ids as their messages).
+  required: /*i18n*/ { id: 'field.required', message: 'This field is required' },
+  emailFormat: /*i18n*/ { id: 'field.emailFormat', message: 'Please enter a valid email address' },
+  pinFormat: /*i18n*/ { id: 'field.pinFormat', message: 'The PIN has 6 digits' },
+  passwordTooShort: /*i18n*/ { id: 'field.passwordTooShort', message: 'The password needs at least 8 characters' },
+  passwordTooLong: /*i18n*/ { id: 'field.passwordTooLong', message: 'The password may have at most 256 characters' },
+  usernameFormat: /*i18n*/ { id: 'field.usernameFormat', message: 'Use 3 to 50 letters, digits, dots, dashes or underscores' },
+
+  // Sign-in and account (server answers).
+  invalidCredentials: /*i18n*/ { id: 'auth.invalidCredentials', message: 'The email, username or password is wrong.' },
+  accountSuspended: /*i18n*/ { id: 'auth.accountSuspended', message: 'This account is suspended. Please contact your administrator.' },
+  pinSent: /*i18n*/ { id: 'auth.pinSent', message: 'We have sent a PIN to your email address.' },
+  invalidPin: /*i18n*/ { id: 'auth.invalidPin', message: 'The PIN is wrong or has expired.' },
+  pinLocked: /*i18n*/ { id: 'auth.pinLocked', message: 'Too many wrong PINs. Please start again to get a new one.' },
+  resetPinSent: /*i18n*/ { id: 'auth.resetPinSent', message: 'If an account uses this email address, we have sent a PIN to it.' },
+  resetTokenInvalid: /*i18n*/ { id: 'auth.resetTokenInvalid', message: 'This reset has expired. Please request a new PIN.' },
+  passwordResetDone: /*i18n*/ { id: 'auth.passwordResetDone', message: 'Your password has been changed. Please sign in.' },
+  loggedOut: /*i18n*/ { id: 'auth.loggedOut', message: 'You have been signed out.' },
+  wrongCurrentPassword: /*i18n*/ { id: 'auth.wrongCurrentPassword', message: 'The current password is wrong.' },
+  passwordChanged: /*i18n*/ { id: 'auth.passwordChanged', message: 'Your password has been changed. Your other devices have been signed out.' },
+  profileUpdated: /*i18n*/ { id: 'auth.profileUpdated', message: 'Profile updated' },
+  usernameTaken: /*i18n*/ { id: 'auth.usernameTaken', message: 'This username is already taken.' },
+  deviceSignedOut: /*i18n*/ { id: 'auth.deviceSignedOut', message: 'The device has been signed out.' },
+
+  // Mails.
+  pinMailSubject: /*i18n*/ { id: 'mail.pin.subject', message: 'Your sign-in PIN: {pin}' },
+  pinMailText: /*i18n*/ {
+    id: 'mail.pin.text',
+    message:
+      'Hello {name},\n\nyour PIN for signing in to {product} is: {pin}\n\nIt is valid for 10 minutes and can be used once. If you did not try to sign in, change your password.',
+  },
+  resetMailSubject: /*i18n*/ { id: 'mail.reset.subject', message: 'Your password reset PIN: {pin}' },
+  resetMailText: /*i18n*/ {
+    id: 'mail.reset.text',
+    message:
+      'Hello {name},\n\nyour PIN for resetting your password at {product} is: {pin}\n\nIt is valid for 10 minutes. If you did not ask for this, ignore this mail: your password stays as it is.',
+  },
+
+  // The client's fixed messages (spec §8).
+  loginFailed: /*i18n*/ { id: 'spec.loginFailed', message: 'Login failed' },
+  pinVerificationFailed: /*i18n*/ { id: 'spec.pinVerificationFailed', message: 'PIN verification failed' },
+  resetRequestFailed: /*i18n*/ { id: 'spec.resetRequestFailed', message: 'Password reset request failed' },
+  passwordResetFailed: /*i18n*/ { id: 'spec.passwordResetFailed', message: 'Password reset failed' },
+  changePasswordFailed: /*i18n*/ { id: 'spec.changePasswordFailed', message: 'Failed to change password' },
+  languagesLoadFailed: /*i18n*/ { id: 'spec.languagesLoadFailed', message: 'Failed to load languages' },
+  languageUpdateFailed: /*i18n*/ { id: 'spec.languageUpdateFailed', message: 'Failed to update language' },
+  languageUpdated: /*i18n*/ { id: 'spec.languageUpdated', message: 'Language updated successfully!' },
 } satisfies Record<string, MessageDescriptor>;
 
 export type MessageKey = keyof typeof messages;

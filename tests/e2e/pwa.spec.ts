@@ -1,13 +1,5 @@
-import { expect, test as base, type BrowserContext, type Page } from '@playwright/test';
-
-// Chromium never offers to install from an incognito profile, and Playwright's ordinary contexts are incognito.
-const test = base.extend<{ profile: BrowserContext }>({
-  profile: async ({ playwright, launchOptions, baseURL }, use, testInfo) => {
-    const profile = await playwright.chromium.launchPersistentContext(testInfo.outputPath('profile'), { ...launchOptions, baseURL });
-    await use(profile);
-    await profile.close();
-  },
-});
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 const manifestIcons = ['/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png'];
 

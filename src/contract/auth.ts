@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { INTERFACE_LANGUAGES } from './languages';
+import { messages } from './messages';
+import { RoleInfoSchema, UserTypeSchema } from './permissions';
+
+// Schema messages are catalog ids: the server answers them in the caller's language and the
+// client's forms translate them with the same catalog.
+const required = messages.required.id;
+
+export const PinSchema = z.string().trim().regex(/^\d{6}$/, messages.pinFormat.id);
+export const PasswordSchema = z.string().min(8, messages.passwordTooShort.id).max(256, messages.passwordTooLong.id);
+const Identifier = z.string().trim().min(1, required).max(254);
+const Email = z.string().trim().min(1, required).max(254).pipe(z.email(messages.emailFormat.id));
+// Checking an existing password must not reject what an older, looser rule once allowed.
+const CurrentPassword = z.string().min(1, required).max(1024);
+
+/** Spec §3 payloads. */
+export const LoginBody = z.object({ emailOrUsername: Identifier, password: CurrentPassword });
+export const VerifyPinBody = z.object({ emailOrUsername: Identifier, pin: PinSchema });
+export const ForgotPasswordBody = z.object({ email: Email });
+export const VerifyResetPinBody = z.object({ email: Email, pin: PinSchema });
+export const ResetPasswordBody = z.object({ tempToken: z.string().min(1, required).max(200), pin: PinSchema, newPassword: PasswordSchema });
+export const ChangePasswordBody = z.object({ currentPassword: CurrentPassword, newPassword: PasswordSchema });
+export type LoginBody = z.infer<typeof LoginBody>;
+export type VerifyPinBody = z.infer<typeof VerifyPinBody>;
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
+export type VerifyResetPinBody = z.infer<typeof VerifyResetPinBody>;
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+export const LanguageCodeSchema = z.enum(INTERFACE_LANGUAGES);
+
+/** The signed-in user as the server sends it (spec §3 "stored auth user"); never a secret in it. */
+export const AuthUserSchema = z.object({
+  _id: z.uuid(),
+  email: z.string(),
+  username: z.string(),
+  type: UserTypeSchema,
+  /** 'admin' for admins, the team role's name for team members, otherwise null. */
+  role: z.string().nullable(),
+  verified: z.boolean(),
+  status: z.enum(['active', 'suspended']),
+  firstName: z.string(),
+  lastName: z.string(),
+  language: LanguageCodeSchema,
+  /** The one website of a team member. */
+  websiteId: z.uuid().nullable(),
+  /** A team member's role: flags and CMS module levels. */
+  roleInfo: RoleInfoSchema.nullable(),
+});
+export type AuthUser = z.infer<typeof AuthUserSchema>;
+
+export const LoginResult = z.object({ emailOrUsername: z.string(), pinExpiresInSeconds: z.number().int() });
+export const VerifyPinResult = z.object({ token: z.string(), user: AuthUserSchema, type: UserTypeSchema });
+export const VerifyResetPinResult = z.object({ tempToken: z.string() });
+
+export const ProfileUpdateBody = z.object({
+  firstName: z.string().trim().max(100).optional(),
+  lastName: z.string().trim().max(100).optional(),
+  username: z.string().trim().min(3, messages.usernameFormat.id).max(50).regex(/^[\w.-]+$/, messages.usernameFormat.id).optional(),
+  language: LanguageCodeSchema.optional(),
+});
+export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
+
+/** One signed-in session of the user, as listed under "Devices". */
+export const DeviceSchema = z.object({
+  _id: z.uuid(),
+  /** Human-readable, e.g. "Chrome on Android". */
+  device: z.string(),
+  ip: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+
+export const SwitcherLanguageSchema = z.object({ code: LanguageCodeSchema, name: z.string() });
+export type SwitcherLanguage = z.infer<typeof SwitcherLanguageSchema>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/** Spec §6: none < view < edit < manage; manage also covers create and delete. */
+export const LEVELS = ['none', 'view', 'edit', 'manage'] as const;
+export const LevelSchema = z.enum(LEVELS);
+export type Level = z.infer<typeof LevelSchema>;
+
+/** The CMS modules a team role grants a level for. */
+export const CMS_MODULES = ['pages', 'menus', 'posts', 'heroSliders', 'gallerySliders', 'media', 'contactForms', 'gastro'] as const;
+export const CmsModuleSchema = z.enum(CMS_MODULES);
+export type CmsModule = z.infer<typeof CmsModuleSchema>;
+
+/** The role flags: `cms` opens the CMS at all; the others are features of the website. */
+export const FEATURES = ['seo', 'team', 'settings'] as const;
+export type Feature = (typeof FEATURES)[number];
+
+export const RoleInfoSchema = z.object({
+  permissions: z.object({ cms: z.boolean(), seo: z.boolean(), team: z.boolean(), settings: z.boolean() }),
+  cmsPermissions: z.partialRecord(CmsModuleSchema, LevelSchema),
+});
+export type RoleInfo = z.infer<typeof RoleInfoSchema>;
+
+export const USER_TYPES = ['admin', 'user', 'partner', 'teammember'] as const;
+export const UserTypeSchema = z.enum(USER_TYPES);
+export type UserType = z.infer<typeof UserTypeSchema>;
+
+/** What a permission check needs to know about a user. */
+export interface Principal {
+  type: UserType;
+  role?: string | null;
+  roleInfo?: RoleInfo | null;
+}
+
+export function levelAtLeast(have: Level, need: Level): boolean {
+  return LEVELS.indexOf(have) >= LEVELS.indexOf(need);
+}
+
+/** Spec §6: admin means type or role admin. */
+export function isAdmin(user: Principal): boolean {
+  return user.type === 'admin' || user.role === 'admin';
+}
+
+/** Owners are users and partners (a partner is a subtype of owner). */
+export function isOwner(user: Principal): boolean {
+  return user.type === 'user' || user.type === 'partner';
+}
+
+/** A non-team-member always may; a team member needs the cms flag and the module at `need` or above. */
+export function can(user: Principal, module: CmsModule, need: Level): boolean {
+  if (user.type !== 'teammember') return true;
+  const info = user.roleInfo;
+  return Boolean(info?.permissions.cms) && levelAtLeast(info?.cmsPermissions[module] ?? 'none', need);
+}
+
+/** Feature checks (seo, team, settings) read the role's flags; cms is the flag for the CMS as a whole. */
+export function hasFeature(user: Principal, feature: Feature | 'cms'): boolean {
+  if (user.type !== 'teammember') return true;
+  return Boolean(user.roleInfo?.permissions[feature]);
+}

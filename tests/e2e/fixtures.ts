@@ -1,0 +1,28 @@
+import { test as base, type BrowserContext } from '@playwright/test';
+import { startE2EServer, type E2EServer } from '../support/e2e-server';
+
+/**
+ * `server`: one real server per worker (see tests/support/e2e-server.ts); `baseURL` points at it.
+ * `profile`: a persistent Chromium profile — IndexedDB, service workers and installability
+ * behave as for a person only outside Playwright's incognito contexts.
+ */
+export const test = base.extend<{ profile: BrowserContext }, { server: E2EServer }>({
+  server: [
+    async ({}, use) => {
+      const server = await startE2EServer();
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+  profile: async ({ playwright, launchOptions, server }, use, testInfo) => {
+    const profile = await playwright.chromium.launchPersistentContext(testInfo.outputPath('profile'), {
+      ...launchOptions,
+      baseURL: server.url,
+    });
+    await use(profile);
+    await profile.close();
+  },
+});
+export { expect } from '@playwright/test';
