@@ -44,6 +44,9 @@ export const messages = {
   profileUpdated: /*i18n*/ { id: 'auth.profileUpdated', message: 'Profile updated' },
   usernameTaken: /*i18n*/ { id: 'auth.usernameTaken', message: 'This username is already taken.' },
   deviceSignedOut: /*i18n*/ { id: 'auth.deviceSignedOut', message: 'The device has been signed out.' },
+  deviceLabel: /*i18n*/ { id: 'auth.deviceLabel', message: '{browser} on {os}' },
+  unknownDevice: /*i18n*/ { id: 'auth.unknownDevice', message: 'Unknown device' },
+  mailFailed: /*i18n*/ { id: 'auth.mailFailed', message: 'We could not send the PIN mail. Please try again in a few minutes.' },
 
   // Mails.
   pinMailSubject: /*i18n*/ { id: 'mail.pin.subject', message: 'Your sign-in PIN: {pin}' },

@@ -9,15 +9,21 @@ import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
 import { registerErrorHandling, sendFailure } from './http/errors';
 import { i18nPlugin } from './http/i18n';
 import type { Mailer } from './mail/mailer';
-import { requirePolicies } from './policy';
+import type { ServerContext } from './context';
+import { registerPolicies } from './policy';
+import { authRoutes } from './routes/auth';
+import { languageRoutes } from './routes/languages';
+import { profileRoutes } from './routes/profile';
 import { healthRoutes } from './routes/health';
 import { whiteLabelRoutes } from './routes/white-label';
 import type { Store } from './store/open';
 
 export interface AppDeps {
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel'>;
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy'>;
   store: Store;
   mailer: Mailer;
+  /** Tests pass a clock they can move; expiry and rate limits all read it. */
+  clock?: () => Date;
   /** Tests pass `false`; main passes pino options. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -35,15 +41,22 @@ export function loggerOptions(level: string) {
   };
 }
 
+// A hop count means: trust that many proxies in front (Fastify's typings only know the function form).
+const trustProxy = (setting: Config['trustProxy']) =>
+  typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+
 /** The whole server as a value: no globals, so tests build as many as they like. */
-export async function buildApp({ config, store, mailer, logger }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, store, mailer, logger, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     // Our own ids: a client-chosen id would let anyone forge log lines.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
+    // Only behind a proxy we were told about may X-Forwarded-For name the client (rate limits key on it).
+    trustProxy: trustProxy(config.trustProxy),
   });
+  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -56,7 +69,7 @@ export async function buildApp({ config, store, mailer, logger }: AppDeps): Prom
     await store.close();
   });
 
-  requirePolicies(app);
+  registerPolicies(app, ctx);
   await app.register(i18nPlugin);
   registerErrorHandling(app);
   await app.register(helmet, {
@@ -86,6 +99,9 @@ export async function buildApp({ config, store, mailer, logger }: AppDeps): Prom
 
   await app.register(healthRoutes, { store });
   await app.register(whiteLabelRoutes, { store });
+  await app.register(languageRoutes);
+  await app.register(authRoutes, ctx);
+  await app.register(profileRoutes, ctx);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

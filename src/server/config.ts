@@ -16,6 +16,8 @@ export interface Config {
   appSecret: string;
   corsOrigins: string[];
   logLevel: string;
+  /** Fastify's trustProxy: false, true, a hop count or the proxies' addresses. */
+  trustProxy: boolean | number | string;
   /** The built PWA; null serves the API alone. */
   clientDir: string | null;
 }
@@ -36,6 +38,12 @@ function parseStore(url: string | undefined, dataDir: string): StoreConfig {
   if (url === 'memory://') return { kind: 'pglite', dataDir: null };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   throw new ConfigError('DATABASE_URL must be unset, memory:// or a postgres:// URL');
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 /** APP_SECRET encrypts stored secrets; without one a key is generated once and kept beside the data. */
@@ -68,6 +76,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     appSecret: resolveSecret(env.APP_SECRET, dataDir),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
   };
 }

@@ -4,6 +4,8 @@ import type { Mail, Mailer } from '../../src/server/mail/mailer';
 import type { StoreKind } from '../../src/server/store/open';
 import { createTestStore } from './store';
 
+export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters';
+
 /** Keeps sent mail in memory; tests that exercise SMTP itself use a real SMTP server instead. */
 export function memoryMailer(): Mailer & { sent: Mail[] } {
   const sent: Mail[] = [];
@@ -14,17 +16,19 @@ export interface TestAppOptions {
   kind?: StoreKind;
   clientDir?: string | null;
   logger?: AppDeps['logger'];
+  clock?: () => Date;
 }
 
 /** The real app on a fresh real store; closing the app closes (and for PostgreSQL drops) the store. */
-export async function createTestApp({ kind = 'pglite', clientDir = null, logger = false }: TestAppOptions = {}) {
+export async function createTestApp({ kind = 'pglite', clientDir = null, logger = false, clock }: TestAppOptions = {}) {
   const store = await createTestStore(kind);
   const mailer = memoryMailer();
   const app: FastifyInstance = await buildApp({
-    config: { clientDir, corsOrigins: [], logLevel: 'silent' },
+    config: { clientDir, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false },
     store,
     mailer,
     logger,
+    clock,
   });
   return { app, store, mailer };
 }

@@ -11,6 +11,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly descriptor: MessageDescriptor,
     readonly data?: unknown,
+    /** Field errors to show next to the inputs, like a validation failure's. */
+    readonly errors?: FieldError[],
   ) {
     super(descriptor.message ?? descriptor.id);
   }
@@ -48,6 +50,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendFailure(reply, error.statusCode, {
         message: request.t(error.descriptor),
         ...(error.data === undefined ? {} : { data: error.data }),
+        ...(error.errors ? { errors: error.errors } : {}),
       });
     }
     if (error.validation) {

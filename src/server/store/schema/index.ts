@@ -1,2 +1,4 @@
+export * from './auth';
 export * from './settings';
+export * from './team';
 export * from './users';

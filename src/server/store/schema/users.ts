@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { teamRoles } from './team';
 import { entityColumns } from './columns';
 
 export const userType = pgEnum('user_type', ['admin', 'user', 'partner', 'teammember']);
@@ -19,6 +20,9 @@ export const users = pgTable(
     language: text('language').notNull().default('en'),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
+    /** A team member's one website and role; null for everyone else. */
+    websiteId: uuid('website_id'),
+    teamRoleId: uuid('team_role_id').references(() => teamRoles.id, { onDelete: 'set null' }),
   },
   (t) => [
     // Case-insensitive uniqueness: "Anna@x.de" and "anna@x.de" are one account.

@@ -1,0 +1,111 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { uuidv7 } from '../../contract/uuid';
+import type { Db } from '../store/open';
+import { pinChallenges } from '../store/schema';
+import { hashPin, hashToken, newPin, newToken, sameHash } from './secrets';
+
+export const PIN_TTL_MS = 10 * 60_000;
+export const MAX_PIN_ATTEMPTS = 5;
+export const RESET_TOKEN_TTL_MS = 15 * 60_000;
+
+type Purpose = 'login' | 'reset';
+type Challenge = typeof pinChallenges.$inferSelect;
+export type PinCheck = { ok: true; challenge: Challenge } | { ok: false; locked: boolean };
+
+export interface ChallengeContext {
+  db: Db;
+  secret: string;
+  now: Date;
+}
+
+/** A new PIN for the user; any earlier open challenge of the same purpose dies with it. */
+export async function issuePin({ db, secret, now }: ChallengeContext, userId: string, purpose: Purpose): Promise<string> {
+  const pin = newPin();
+  const id = uuidv7();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(pinChallenges)
+      .set({ consumedAt: now })
+      .where(and(eq(pinChallenges.userId, userId), eq(pinChallenges.purpose, purpose), isNull(pinChallenges.consumedAt)));
+    await tx.insert(pinChallenges).values({
+      id,
+      userId,
+      purpose,
+      pinHash: hashPin(secret, id, pin),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + PIN_TTL_MS),
+    });
+  });
+  return pin;
+}
+
+/** Compares the PIN with the challenge's; a wrong one counts, and the fifth kills the challenge. */
+async function comparePin({ db, secret }: ChallengeContext, challenge: Challenge | undefined, pin: string): Promise<PinCheck> {
+  if (!challenge) return { ok: false, locked: false };
+  if (sameHash(challenge.pinHash, hashPin(secret, challenge.id, pin))) return { ok: true, challenge };
+  const [row] = await db
+    .update(pinChallenges)
+    .set({ attempts: sql`${pinChallenges.attempts} + 1` })
+    .where(eq(pinChallenges.id, challenge.id))
+    .returning({ attempts: pinChallenges.attempts });
+  return { ok: false, locked: (row?.attempts ?? MAX_PIN_ATTEMPTS) >= MAX_PIN_ATTEMPTS };
+}
+
+const unusedAndUnlocked = () => and(isNull(pinChallenges.consumedAt), lt(pinChallenges.attempts, MAX_PIN_ATTEMPTS));
+
+/** Checks the PIN of the user's open challenge (a reset challenge only until its token is issued). */
+export async function checkPin(ctx: ChallengeContext, userId: string, purpose: Purpose, pin: string): Promise<PinCheck> {
+  const [challenge] = await ctx.db
+    .select()
+    .from(pinChallenges)
+    .where(
+      and(
+        eq(pinChallenges.userId, userId),
+        eq(pinChallenges.purpose, purpose),
+        isNull(pinChallenges.tempTokenHash),
+        gt(pinChallenges.expiresAt, ctx.now),
+        unusedAndUnlocked(),
+      ),
+    )
+    .orderBy(desc(pinChallenges.createdAt))
+    .limit(1);
+  return comparePin(ctx, challenge, pin);
+}
+
+/** Uses a challenge up. False when a concurrent request got there first: a PIN works once. */
+export async function consume({ db, now }: ChallengeContext, challengeId: string): Promise<boolean> {
+  const used = await db
+    .update(pinChallenges)
+    .set({ consumedAt: now })
+    .where(and(eq(pinChallenges.id, challengeId), isNull(pinChallenges.consumedAt)))
+    .returning({ id: pinChallenges.id });
+  return used.length === 1;
+}
+
+/** After a verified reset PIN: the temporary token that, with the same PIN, sets a new password. */
+export async function issueResetToken({ db, now }: ChallengeContext, challengeId: string): Promise<string | null> {
+  const token = newToken();
+  const issued = await db
+    .update(pinChallenges)
+    .set({ tempTokenHash: hashToken(token), tempTokenExpiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS) })
+    .where(and(eq(pinChallenges.id, challengeId), isNull(pinChallenges.consumedAt), isNull(pinChallenges.tempTokenHash)))
+    .returning({ id: pinChallenges.id });
+  return issued.length === 1 ? token : null;
+}
+
+/** The reset challenge a temporary token belongs to, checked against its PIN once more. */
+export async function checkResetToken(ctx: ChallengeContext, token: string, pin: string): Promise<PinCheck> {
+  const [challenge] = await ctx.db
+    .select()
+    .from(pinChallenges)
+    .where(
+      and(
+        eq(pinChallenges.tempTokenHash, hashToken(token)),
+        eq(pinChallenges.purpose, 'reset'),
+        // The token has its own lifetime: the PIN may expire while the user picks a password.
+        gt(pinChallenges.tempTokenExpiresAt, ctx.now),
+        unusedAndUnlocked(),
+      ),
+    );
+  return comparePin(ctx, challenge, pin);
+}

@@ -1,0 +1,11 @@
+import type { Mailer } from './mail/mailer';
+import type { Store } from './store/open';
+
+/** What route plugins share: injected, so tests control time, mail and the store. */
+export interface ServerContext {
+  store: Store;
+  mailer: Mailer;
+  clock: () => Date;
+  /** APP_SECRET: keys the PIN hashes and, later, the encryption of stored secrets. */
+  secret: string;
+}

@@ -1,0 +1,93 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AuthUserSchema, ChangePasswordBody, DeviceSchema, ProfileUpdateBody } from '../../contract/auth';
+import { successSchema } from '../../contract/envelope';
+import { messages } from '../../contract/messages';
+import { describeDevice } from '../auth/device';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { isLive, revokeAllSessions, revokeSession } from '../auth/sessions';
+import { toAuthUser } from '../auth/users';
+import type { ServerContext } from '../context';
+import { HttpError } from '../http/errors';
+import { enforce } from '../http/rate-limit';
+import { ok } from '../http/reply';
+import { caller } from '../policy';
+import { sessions, users } from '../store/schema';
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
+
+export async function profileRoutes(app: FastifyInstance, { store, clock }: ServerContext) {
+  const db = store.db;
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const authenticated = { policy: 'authenticated' } as const;
+  const userResponse = { response: { 200: successSchema(AuthUserSchema) } };
+
+  route.get('/api/profile', { config: authenticated, schema: userResponse }, async (request) => ok(await toAuthUser(db, caller(request).user)));
+
+  // Names, username and language only: type, role, verified and status are not the user's to set.
+  route.put('/api/profile', { config: authenticated, schema: { body: ProfileUpdateBody, ...userResponse } }, async (request) => {
+    const { user } = caller(request);
+    try {
+      const [updated] = await db
+        .update(users)
+        .set({ ...request.body, version: user.version + 1, updatedAt: clock() })
+        .where(eq(users.id, user.id))
+        .returning();
+      return ok(await toAuthUser(db, updated!), { message: request.t(messages.profileUpdated) });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new HttpError(409, messages.usernameTaken, undefined, [{ path: 'body.username', message: request.t(messages.usernameTaken) }]);
+      }
+      throw err;
+    }
+  });
+
+  route.put('/api/profile/change-password', { config: authenticated, schema: { body: ChangePasswordBody } }, async (request, reply) => {
+    const { user, session } = caller(request);
+    await enforce(db, reply, [[`change-password:${user.id}`, { max: 10, windowMs: 15 * 60_000 }]], clock());
+    if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) {
+      const message = request.t(messages.wrongCurrentPassword);
+      throw new HttpError(400, messages.wrongCurrentPassword, undefined, [{ path: 'body.currentPassword', message }]);
+    }
+    const now = clock();
+    await db.update(users).set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: now }).where(eq(users.id, user.id));
+    await revokeAllSessions(db, user.id, now, session.id);
+    return ok(null, { message: request.t(messages.passwordChanged) });
+  });
+
+  route.get('/api/profile/devices', { config: authenticated, schema: { response: { 200: successSchema(z.array(DeviceSchema)) } } }, async (request) => {
+    const { user, session: current } = caller(request);
+    const now = clock();
+    const rows = await db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
+      .orderBy(desc(sessions.lastSeenAt));
+    return ok(
+      rows
+        .filter((s) => isLive(s, now))
+        .map((s) => {
+          const { browser, os } = describeDevice(s.userAgent);
+          const device =
+            browser && os ? request.t(messages.deviceLabel, { browser, os }) : (browser ?? os ?? request.t(messages.unknownDevice));
+          return {
+            _id: s.id,
+            device,
+            ip: s.ip,
+            createdAt: s.createdAt.toISOString(),
+            lastSeenAt: s.lastSeenAt.toISOString(),
+            current: s.id === current.id,
+          };
+        }),
+    );
+  });
+
+  route.delete('/api/profile/devices/:id', { config: authenticated, schema: { params: z.object({ id: z.uuid() }) } }, async (request) => {
+    const { user } = caller(request);
+    // Another user's session id answers exactly like an unknown one.
+    if (!(await revokeSession(db, user.id, request.params.id, clock()))) throw new HttpError(404, messages.notFound);
+    return ok(null, { message: request.t(messages.deviceSignedOut) });
+  });
+}

@@ -1,0 +1,49 @@
+import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { uuidv7 } from '../../../contract/uuid';
+import { users } from './users';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const challengePurpose = pgEnum('challenge_purpose', ['login', 'reset']);
+
+/** A mailed PIN. Only its HMAC is stored; it dies when used, expired or guessed wrong 5 times. */
+export const pinChallenges = pgTable(
+  'pin_challenges',
+  {
+    id: uuid('id').primaryKey().$defaultFn(() => uuidv7()),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    purpose: challengePurpose('purpose').notNull(),
+    pinHash: text('pin_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    /** Password reset: the PIN was verified and this (hashed) temporary token issued for it. */
+    tempTokenHash: text('temp_token_hash').unique(),
+    tempTokenExpiresAt: at('temp_token_expires_at'),
+    consumedAt: at('consumed_at'),
+  },
+  (t) => [index('pin_challenges_user_idx').on(t.userId, t.purpose)],
+);
+
+/** A signed-in device. The bearer token itself is never stored, only its SHA-256. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().$defaultFn(() => uuidv7()),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Fixed-window counters, in the store so every instance shares them (DESIGN.md §9). */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: at('window_start').notNull(),
+  count: integer('count').notNull(),
+});
