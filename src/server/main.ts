@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createMailer } from './mail/mailer';
 import { firstStart, type FirstAdmin } from './store/first-start';
 import { StoreInUseError } from './store/dir-lock';
+import { pruneExpired } from './store/maintenance';
 import { openStore } from './store/open';
 
 async function main() {
@@ -17,6 +18,10 @@ async function main() {
     outboxDir: join(config.dataDir, 'outbox'),
   });
   const app = await buildApp({ config, store, mailer });
+  const prune = () => pruneExpired(store.db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'pruning expired rows failed'));
+  // unref: an hourly chore must not keep a stopping process alive.
+  setInterval(prune, 3600_000).unref();
+  void prune();
 
   let closing = false;
   const shutdown = async (signal: string) => {
