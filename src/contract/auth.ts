@@ -53,6 +53,8 @@ export type AuthUser = z.infer<typeof AuthUserSchema>;
 export const LoginResult = z.object({ emailOrUsername: z.string(), pinExpiresInSeconds: z.number().int() });
 export const VerifyPinResult = z.object({ token: z.string(), user: AuthUserSchema, type: UserTypeSchema });
 export const VerifyResetPinResult = z.object({ tempToken: z.string() });
+export const ForgotPasswordResult = z.object({ email: z.string() });
+export const ResetPasswordResult = z.object({ passwordReset: z.literal(true) });
 
 export const ProfileUpdateBody = z.object({
   firstName: z.string().trim().max(100).optional(),

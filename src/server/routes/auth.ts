@@ -3,9 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ForgotPasswordBody,
+  ForgotPasswordResult,
   LoginBody,
   LoginResult,
   ResetPasswordBody,
+  ResetPasswordResult,
   VerifyPinBody,
   VerifyPinResult,
   VerifyResetPinBody,
@@ -91,7 +93,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return ok(null, { message: request.t(messages.loggedOut) });
   });
 
-  route.post('/api/auth/forgot-password', { config: { policy: 'public' }, schema: { body: ForgotPasswordBody } }, async (request, reply) => {
+  route.post('/api/auth/forgot-password', { config: { policy: 'public' }, schema: { body: ForgotPasswordBody, response: { 200: successSchema(ForgotPasswordResult) } } }, async (request, reply) => {
     const { email } = request.body;
     const user = await findByEmail(db, email);
     await enforce(db, reply, [[`forgot:ip:${request.ip}`, perIp]], clock());
@@ -117,7 +119,7 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return ok({ tempToken });
   });
 
-  route.post('/api/auth/reset-password', { config: { policy: 'public' }, schema: { body: ResetPasswordBody } }, async (request, reply) => {
+  route.post('/api/auth/reset-password', { config: { policy: 'public' }, schema: { body: ResetPasswordBody, response: { 200: successSchema(ResetPasswordResult) } } }, async (request, reply) => {
     const { tempToken, pin, newPassword } = request.body;
     await enforce(db, reply, [[`reset:ip:${request.ip}`, perIp]], clock());
     const check = await checkResetToken(challengeCtx(), tempToken, pin);
