@@ -1,6 +1,9 @@
 import { i18n } from '@lingui/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, request, ValidationError } from './request';
+import { z } from 'zod';
+import { AUTH_CHANGE_EVENT } from '../app/session';
+import { messages } from '../contract/messages';
+import { ApiError, request, requestData, ValidationError } from './request';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -195,5 +198,92 @@ describe('request', () => {
     const error: unknown = await request('/api/websites', { signal: controller.signal }).catch((reason: unknown) => reason);
     expect(error).not.toBeInstanceOf(ApiError);
     expect(error).toBe(controller.signal.reason);
+  });
+});
+
+function storeSession(token: string) {
+  localStorage.setItem('auth_token', token);
+  localStorage.setItem('auth_user', '{"id":"u1"}');
+  localStorage.setItem('pendingUser', '{"emailOrUsername":"ada"}');
+}
+
+describe('request and the session', () => {
+  it('ends the session when the server rejects the token it was sent', async () => {
+    storeSession('tok-1');
+    const announced = vi.fn();
+    window.addEventListener(AUTH_CHANGE_EVENT, announced);
+    respond({ success: false, message: 'Please sign in again.' }, 401);
+
+    expect((await failureOf(request('/api/profile'))).status).toBe(401);
+    expect([localStorage.getItem('auth_token'), localStorage.getItem('auth_user'), localStorage.getItem('pendingUser')]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(announced).toHaveBeenCalled();
+    window.removeEventListener(AUTH_CHANGE_EVENT, announced);
+  });
+
+  it('keeps everything on a 401 to a call without a token, such as a wrong PIN', async () => {
+    localStorage.setItem('pendingUser', '{"emailOrUsername":"ada"}');
+    respond({ success: false, message: 'The PIN is wrong or has expired.' }, 401);
+
+    await failureOf(request('/api/auth/verify-pin', { method: 'POST', body: {} }));
+    expect(localStorage.getItem('pendingUser')).toBe('{"emailOrUsername":"ada"}');
+  });
+
+  it('keeps a newer session when a request sent with an older token is rejected', async () => {
+    storeSession('tok-old');
+    fetchMock.mockImplementation(async () => {
+      localStorage.setItem('auth_token', 'tok-new');
+      return json({ success: false, message: 'Please sign in again.' }, 401);
+    });
+
+    await failureOf(request('/api/profile'));
+    expect(localStorage.getItem('auth_token')).toBe('tok-new');
+  });
+
+  it('keeps the session on other refusals', async () => {
+    storeSession('tok-1');
+    respond({ success: false, message: 'You are not allowed to do this.' }, 403);
+
+    await failureOf(request('/api/users'));
+    expect(localStorage.getItem('auth_token')).toBe('tok-1');
+  });
+});
+
+describe('fixed messages', () => {
+  it('names a failure without a server message with the call’s fixed message', async () => {
+    respond({ success: false }, 500);
+
+    const error = await failureOf(request('/api/auth/login', { method: 'POST', body: {}, fallback: messages.loginFailed }));
+    expect(error.message).toBe('Login failed');
+  });
+
+  it('prefers the server’s own message to the fixed one', async () => {
+    respond({ success: false, message: 'The email, username or password is wrong.' }, 401);
+
+    const error = await failureOf(request('/api/auth/login', { method: 'POST', body: {}, fallback: messages.loginFailed }));
+    expect(error.message).toBe('The email, username or password is wrong.');
+  });
+
+  it('returns the data of a success answer in the expected shape', async () => {
+    respond({ success: true, data: { tempToken: 't-1', extra: true } });
+
+    await expect(requestData('/api/x', z.object({ tempToken: z.string() }), { fallback: messages.pinVerificationFailed })).resolves.toEqual({
+      tempToken: 't-1',
+    });
+  });
+
+  it.each([
+    ['no data', { success: true }],
+    ['data of another shape', { success: true, data: { token: 1 } }],
+  ])('fails a success answer with %s with the fixed message and the status', async (_case, body) => {
+    respond(body, 201);
+
+    const error = await failureOf(requestData('/api/x', z.object({ tempToken: z.string() }), { fallback: messages.pinVerificationFailed }));
+    expect(error.message).toBe('PIN verification failed');
+    expect(error.status).toBe(201);
+    expect(error.details).toEqual(body);
   });
 });

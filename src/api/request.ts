@@ -1,4 +1,6 @@
-import { i18n } from '@lingui/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import type { z } from 'zod';
+import { clearSession } from '../app/session';
 import { FieldErrorSchema, type FieldError, type Success } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { storedLanguage, storedToken } from './storage';
@@ -36,6 +38,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** The call's fixed message (spec §8), shown when the server names no reason; "Request failed" otherwise. */
+  fallback?: MessageDescriptor;
 }
 
 const FieldErrorsSchema = FieldErrorSchema.array();
@@ -66,24 +70,30 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function failure(status: number, payload: unknown): ApiError {
+function failure(status: number, payload: unknown, fallback: MessageDescriptor): ApiError {
   const body = isRecord(payload) ? payload : {};
-  const message = typeof body.message === 'string' && body.message ? body.message : i18n._(messages.requestFailed);
+  const message = typeof body.message === 'string' && body.message ? body.message : i18n._(fallback);
   const errors = FieldErrorsSchema.safeParse(body.errors);
   if (status === 400 && errors.success) return new ValidationError(message, errors.data, payload);
   return new ApiError(message, status, payload);
 }
 
-/** Calls the API (spec §7, DESIGN §4) and returns the success envelope; anything else throws an ApiError. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<Success<T>> {
-  const { method = 'GET', body, signal, headers } = options;
+/** The server no longer accepts the token we sent (expired, signed out elsewhere): the session is over. */
+function endRejectedSession(sent: Headers): void {
+  const token = storedToken();
+  if (token && sent.get('Authorization') === `Bearer ${token}`) clearSession();
+}
+
+async function exchange(path: string, options: RequestOptions): Promise<{ status: number; envelope: Success<unknown> }> {
+  const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed } = options;
   const hasBody = body !== undefined;
+  const headers = buildHeaders(hasBody, extra);
 
   let response: Response;
   try {
     response = await fetch(apiBase() + path, {
       method,
-      headers: buildHeaders(hasBody, headers),
+      headers,
       body: hasBody ? JSON.stringify(body) : undefined,
       signal,
     });
@@ -91,6 +101,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     rethrowIfAborted(signal);
     throw networkError(0, error);
   }
+  if (response.status === 401) endRejectedSession(headers);
 
   let payload: unknown;
   try {
@@ -100,6 +111,27 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw networkError(response.status, error);
   }
 
-  if (response.ok && isRecord(payload) && payload.success === true) return payload as Success<T>;
-  throw failure(response.status, payload);
+  if (response.ok && isRecord(payload) && payload.success === true) return { status: response.status, envelope: payload as Success<unknown> };
+  throw failure(response.status, payload, fallback);
+}
+
+/** Calls the API (spec §7, DESIGN §4) and returns the success envelope; anything else throws an ApiError. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<Success<T>> {
+  const { envelope } = await exchange(path, options);
+  return envelope as Success<T>;
+}
+
+/**
+ * Spec §5: a call that must answer with data of this shape. A success without it fails too, with the
+ * call's fixed message.
+ */
+export async function requestData<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: RequestOptions & { fallback: MessageDescriptor },
+): Promise<z.output<S>> {
+  const { status, envelope } = await exchange(path, options);
+  const data = schema.safeParse(envelope.data);
+  if (!data.success) throw new ApiError(i18n._(options.fallback), status, envelope);
+  return data.data;
 }

@@ -1,22 +1,26 @@
 import { toInterfaceLanguage, type InterfaceLanguage } from '../contract/languages';
 
 // Spec §9 storage keys; the values are shared with the seed's clients, so they must not change.
-const TOKEN_KEY = 'auth_token';
+export const TOKEN_KEY = 'auth_token';
 const LANGUAGE_KEY = 'language';
 
 /** localStorage throws when the browser blocks storage; treat that as "nothing stored". */
-function read(key: string): string | null {
+export function readStored(key: string, storage: 'local' | 'session' = 'local'): string | null {
   try {
-    return localStorage.getItem(key);
+    return (storage === 'local' ? localStorage : sessionStorage).getItem(key);
   } catch {
     return null;
   }
 }
 
 export function storedToken(): string | null {
-  return read(TOKEN_KEY);
+  return readStored(TOKEN_KEY);
 }
 
 export function storedLanguage(): InterfaceLanguage {
-  return toInterfaceLanguage(read(LANGUAGE_KEY));
+  return toInterfaceLanguage(readStored(LANGUAGE_KEY));
+}
+
+export function storeLanguage(language: InterfaceLanguage): void {
+  localStorage.setItem(LANGUAGE_KEY, language);
 }

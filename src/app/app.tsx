@@ -1,3 +1,4 @@
+import { FeedbackHost } from './feedback';
 import { AppProviders } from './providers';
 import { AppRoutes } from './routes';
 import { UpdatePrompt } from './update-prompt';
@@ -6,6 +7,7 @@ export function App() {
   return (
     <AppProviders>
       <AppRoutes />
+      <FeedbackHost />
       <UpdatePrompt />
     </AppProviders>
   );

@@ -52,7 +52,7 @@ describe.each(storeKinds)('profile (%s)', (kind) => {
   it('refuses a username that is taken, in any case', async () => {
     const { as, signIn } = await setup(kind);
     const res = await as(await signIn(anna)).put('/api/profile', { username: 'BEN' });
-    expect(res.statusCode).toBe(409);
+    expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ message: messages.usernameTaken.message, errors: [{ path: 'body.username' }] });
   });
 

@@ -38,7 +38,8 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
       return ok(await toAuthUser(db, updated!), { message: request.t(messages.profileUpdated) });
     } catch (err) {
       if (isUniqueViolation(err)) {
-        throw new HttpError(409, messages.usernameTaken, undefined, [{ path: 'body.username', message: request.t(messages.usernameTaken) }]);
+        // A field the user corrects in the form, like any validation error; 409 means a version conflict.
+        throw new HttpError(400, messages.usernameTaken, undefined, [{ path: 'body.username', message: request.t(messages.usernameTaken) }]);
       }
       throw err;
     }

@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { toastMachine } from './toast.machine';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function phases(actor: ReturnType<typeof createActor<typeof toastMachine>>) {
+  return actor.getSnapshot().context.toasts.map(({ message, phase }) => `${message}:${phase}`);
+}
+
+describe('toastMachine with several toasts', () => {
+  it('runs each toast on its own clock', () => {
+    const actor = createActor(toastMachine).start();
+    actor.send({ type: 'toast.show', kind: 'success', message: 'first' });
+    vi.advanceTimersByTime(1000);
+    actor.send({ type: 'toast.show', kind: 'error', message: 'second' });
+
+    vi.advanceTimersByTime(4000);
+    expect(phases(actor)).toEqual(['first:fading', 'second:visible']);
+    vi.advanceTimersByTime(300);
+    expect(phases(actor)).toEqual(['second:visible']);
+    vi.advanceTimersByTime(700);
+    expect(phases(actor)).toEqual(['second:fading']);
+    vi.advanceTimersByTime(300);
+    expect(phases(actor)).toEqual([]);
+  });
+
+  it('dismisses only the toast asked for', () => {
+    const actor = createActor(toastMachine).start();
+    actor.send({ type: 'toast.show', kind: 'info', message: 'first' });
+    actor.send({ type: 'toast.show', kind: 'warning', message: 'second' });
+    const [first] = actor.getSnapshot().context.toasts;
+
+    actor.send({ type: 'toast.dismiss', id: first?.id ?? '' });
+    expect(phases(actor)).toEqual(['first:fading', 'second:visible']);
+    vi.advanceTimersByTime(300);
+    expect(phases(actor)).toEqual(['second:visible']);
+
+    vi.advanceTimersByTime(4700);
+    expect(phases(actor)).toEqual(['second:fading']);
+  });
+});
