@@ -1,15 +1,160 @@
-import { Redirect, Route, Switch } from 'wouter';
-import { HomePage } from '../views/home/home-page';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { useEffect, type ComponentType } from 'react';
+import { matchRoute, Redirect, Route, useLocation, useRouter, type Parser } from 'wouter';
+import { ForgotPasswordPage } from '../views/auth/forgot-password-page';
+import { LoginPage } from '../views/auth/login-page';
+import { ResetPasswordPage } from '../views/auth/reset-password-page';
+import { VerificationPage } from '../views/auth/verification-page';
+import { PlaceholderPage } from '../views/placeholder/placeholder-page';
+import { ProfilePage } from '../views/profile/profile-page';
+import { Shell } from '../views/shell/shell';
+import { useBranding } from './branding';
+import { guard, type Access } from './guards';
+import { useScrollRestoration } from './scroll';
+import { readPendingUser, useSession } from './session';
 
-/** The route table (spec §2); guards arrive with sign-in. */
+export interface RouteEntry {
+  path: string;
+  access: Access;
+  title: MessageDescriptor;
+  /** Unset: the generic placeholder, until the release that builds the screen. */
+  page?: ComponentType;
+}
+
+const route = (access: Access) => (path: string, title: MessageDescriptor, page?: ComponentType): RouteEntry => ({ path, access, title, page });
+const publicRoute = route('public');
+const admin = route('admin');
+const owner = route('owner');
+const signedIn = route('signedIn');
+
+/** The CMS of one website (spec §2): every route under /cms/{id} is open to any signed-in user. */
+const cms = (path: string, title: MessageDescriptor) => signedIn(`/cms/:id${path}`, title);
+
+/** Every route of spec §2, first match wins: fixed segments come before the `:id` beside them. */
+export const routes: readonly RouteEntry[] = [
+  publicRoute('/login', msg`Sign in`, LoginPage),
+  publicRoute('/forgot-password', msg`Forgot password`, ForgotPasswordPage),
+  publicRoute('/reset-password', msg`Reset password`, ResetPasswordPage),
+  route('pending')('/verification', msg`Verification`, VerificationPage),
+
+  admin('/', msg`Dashboard`),
+  admin('/admins', msg`Admins`),
+  admin('/admins/new', msg`New admin`),
+  admin('/admins/edit/:id', msg`Edit admin`),
+  admin('/admins/:id', msg`Admin`),
+  admin('/users', msg`Users`),
+  admin('/users/new', msg`New user`),
+  admin('/users/edit/:id', msg`Edit user`),
+  admin('/users/:id', msg`User`),
+  admin('/partners', msg`Partners`),
+  admin('/partners/new', msg`New partner`),
+  admin('/partners/manage/:id', msg`Manage partner`),
+  admin('/websites/manage/:id', msg`Manage website`),
+  admin('/websites/hosting', msg`Hosting`),
+  admin('/websites/technologies', msg`Technologies`),
+  admin('/websites/types', msg`Website types`),
+  admin('/websites/categories', msg`Categories`),
+  admin('/websites/subcategories', msg`Subcategories`),
+  admin('/websites/categories/:id/subcategories', msg`Subcategories of a category`),
+  admin('/languages', msg`Languages`),
+  admin('/languages/new', msg`New language`),
+  admin('/languages/edit/:id', msg`Edit language`),
+  admin('/settings', msg`Settings`),
+
+  owner('/user/partners', msg`My partners`),
+  owner('/user/websites', msg`My websites`),
+
+  signedIn('/partners/edit/:id', msg`Edit partner`),
+  signedIn('/partners/:id', msg`Partner`),
+  signedIn('/websites', msg`Websites`),
+  signedIn('/websites/new', msg`New website`),
+  signedIn('/websites/edit/:id', msg`Edit website`),
+  signedIn('/websites-form', msg`Website form`),
+  signedIn('/profile', msg`Profile`, ProfilePage),
+  signedIn('/websites/seo/:id', msg`SEO`),
+  // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
+  signedIn('/websites/:id', msg`Website dashboard`),
+
+  cms('', msg`CMS dashboard`),
+  cms('/pages', msg`Pages`),
+  cms('/pages/new', msg`New page`),
+  cms('/pages/edit/:moduleId', msg`Edit page`),
+  cms('/menu', msg`Menus`),
+  cms('/menu/new', msg`New menu`),
+  cms('/menu/edit/:menuId', msg`Edit menu`),
+  cms('/posts', msg`Posts`),
+  cms('/posts/new', msg`New post`),
+  cms('/posts/edit/:postId', msg`Edit post`),
+  cms('/posts/categories', msg`Post categories`),
+  cms('/hero-slider', msg`Hero sliders`),
+  cms('/hero-slider/new', msg`New hero slider`),
+  cms('/hero-slider/edit/:sliderId', msg`Edit hero slider`),
+  cms('/gallery-slider', msg`Gallery sliders`),
+  cms('/gallery-slider/new', msg`New gallery slider`),
+  cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`),
+  cms('/media', msg`Media library`),
+  cms('/forms', msg`Contact forms`),
+  cms('/forms/new', msg`New contact form`),
+  cms('/forms/edit/:formId', msg`Edit contact form`),
+  cms('/forms/smtp', msg`Outgoing mail`),
+  cms('/forms/template', msg`Email template`),
+  cms('/gastromenu', msg`Gastronomy menus`),
+  cms('/gastromenu/new', msg`New gastronomy menu`),
+  cms('/gastromenu/edit/:menuId', msg`Edit gastronomy menu`),
+  cms('/gastromenu/categories', msg`Gastronomy categories`),
+  cms('/gastromenu/allergens', msg`Allergens`),
+  cms('/gastromenu/:menuId', msg`Gastronomy menu`),
+  cms('/gastromenu/:menuId/categories', msg`Menu categories`),
+  cms('/gastromenu/:menuId/allergens', msg`Menu allergens`),
+  cms('/gastromenu/:menuId/items/new', msg`New menu item`),
+  cms('/gastromenu/:menuId/items/edit/:itemId', msg`Edit menu item`),
+  cms('/team', msg`Team`),
+  cms('/team/add', msg`Add team member`),
+  cms('/team/edit/:memberId', msg`Edit team member`),
+  cms('/team/roles', msg`Team roles`),
+  cms('/team/roles/add', msg`Add team role`),
+  cms('/team/roles/edit/:roleId', msg`Edit team role`),
+];
+
+/** Spec §2: an unknown path sends a signed-in user home, anyone else to /login. */
+const unknownRoute: RouteEntry = { path: '*', access: 'unknown', title: msg`Page not found` };
+
+export function findRoute(parser: Parser, path: string): RouteEntry {
+  return routes.find((entry) => matchRoute(parser, entry.path, path)[0]) ?? unknownRoute;
+}
+
+const isBare = (entry: RouteEntry) => entry.access === 'public' || entry.access === 'pending';
+
+/** "Page · Brand" inside the shell; the bare sign-in pages carry the brand alone. */
+function useDocumentTitle(entry: RouteEntry) {
+  const { i18n } = useLingui();
+  const cmsName = useBranding()?.cmsName;
+  const title = cmsName && (isBare(entry) ? cmsName : `${i18n._(entry.title)} · ${cmsName}`);
+
+  useEffect(() => {
+    if (title) document.title = title;
+  }, [title]);
+}
+
 export function AppRoutes() {
-  return (
-    <Switch>
-      <Route path="/" component={HomePage} />
-      {/* Unknown paths go home (spec §2). */}
-      <Route>
-        <Redirect to="/" replace />
-      </Route>
-    </Switch>
+  const [path] = useLocation();
+  const { parser } = useRouter();
+  const { user, authenticated } = useSession();
+  const entry = findRoute(parser, path);
+  useScrollRestoration();
+  useDocumentTitle(entry);
+
+  const to = guard(entry.access, path, { user, authenticated, pending: readPendingUser() !== null });
+  if (to) return <Redirect to={to} replace />;
+
+  const Page = entry.page;
+  // The key remounts the page per route pattern, while the shell around it stays mounted.
+  const page = (
+    <Route key={entry.path} path={entry.path}>
+      {Page ? <Page /> : <PlaceholderPage title={entry.title} />}
+    </Route>
   );
+  return isBare(entry) ? page : <Shell>{page}</Shell>;
 }

@@ -8,6 +8,8 @@ import { startE2EServer, type E2EServer } from '../support/e2e-server';
  */
 export const test = base.extend<{ profile: BrowserContext }, { server: E2EServer }>({
   server: [
+    // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
+    // oxlint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const server = await startE2EServer();
       await use(server);

@@ -1,0 +1,95 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderScreen, sessionUser } from '../views/render-screen.test-support';
+import { BrandingProvider } from './branding';
+import { AppRoutes } from './routes';
+import { clearSession, type SessionUser } from './session';
+
+vi.mock('./auth', () => ({
+  useAuth: () => ({ status: 'idle', error: null, fieldErrors: {}, resetEmail: null, cancel: () => {}, logout: async () => {} }),
+}));
+vi.mock('../components/language-switcher', () => ({ LanguageSwitcher: () => null }));
+
+const SITE = '0190a1b2-0000-7000-8000-000000000001';
+const fetchMock = vi.fn<typeof fetch>();
+
+beforeEach(() => {
+  localStorage.clear();
+  document.title = '';
+  fetchMock.mockReset().mockImplementation(async (input) =>
+    String(input) === '/api/white-label/config'
+      ? new Response(JSON.stringify({ success: true, data: { cmsName: 'Acme CMS', cmsLogoUrl: null } }))
+      : new Response(JSON.stringify({ success: true, data: [{ _id: 'p1' }] })),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+function open(path: string, user?: SessionUser) {
+  if (user) {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(user));
+  }
+  return renderScreen(
+    <BrandingProvider>
+      <AppRoutes />
+    </BrandingProvider>,
+    { path },
+  );
+}
+
+describe('AppRoutes', () => {
+  it.each([
+    ['an anonymous visitor', '/users', undefined, '/login'],
+    ['an anonymous visitor', '/cms/w1/pages', undefined, '/login'],
+    ['an anonymous visitor', '/verification', undefined, '/login'],
+    ['an unverified user', '/profile', sessionUser({ verified: false }), '/login'],
+    ['an admin', '/login', sessionUser(), '/'],
+    ['an admin', '/register', sessionUser(), '/'],
+    ['an admin', '/no/such/page', sessionUser(), '/'],
+    ['an owner', '/users', sessionUser({ type: 'user', role: null }), '/user/websites'],
+    ['a team member', '/user/websites', sessionUser({ type: 'teammember', role: 'Editor', websiteId: SITE }), `/websites/${SITE}`],
+  ])('sends %s from %s to %s', (_who, from, user, to) => {
+    const { path } = open(from, user);
+    expect(path()).toBe(to);
+  });
+
+  it('shows the PIN step while a sign-in is pending', () => {
+    localStorage.setItem('pendingUser', JSON.stringify({ emailOrUsername: 'anna' }));
+    const { path } = open('/verification');
+
+    expect(path()).toBe('/verification');
+    expect(screen.getByRole('heading', { level: 2, name: 'Enter your PIN' })).toBeDefined();
+  });
+
+  it('shows a later screen as the placeholder, titled, inside the shell', async () => {
+    open('/cms/w1/pages', sessionUser());
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Pages' })).toBeDefined();
+    expect(screen.getByText('This screen is coming soon.')).toBeDefined();
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
+    await waitFor(() => expect(document.title).toBe('Pages · Acme CMS'));
+  });
+
+  it('shows the sign-in pages bare, titled with the brand alone', async () => {
+    open('/login');
+
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme CMS' })).toBeDefined();
+    expect(document.title).toBe('Acme CMS');
+  });
+
+  it('keeps the shell mounted from page to page', async () => {
+    const { navigate } = open('/user/websites', sessionUser({ type: 'partner', role: null }));
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Settings' })).toBeDefined());
+    act(() => navigate('/profile'));
+    act(() => navigate('/user/partners'));
+
+    expect(fetchMock.mock.calls.filter(([input]) => String(input) === '/api/partners/my-partners')).toHaveLength(1);
+  });
+
+  it('sends the user to /login when the session ends elsewhere', () => {
+    const { path } = open('/users', sessionUser());
+    act(() => clearSession());
+    expect(path()).toBe('/login');
+  });
+});

@@ -1,0 +1,20 @@
+import type { ButtonHTMLAttributes } from 'react';
+import styles from './form.module.css';
+
+interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: 'primary' | 'secondary' | 'danger';
+  /** Disables the button and tells assistive technology the action is running. */
+  busy?: boolean;
+}
+
+export function Button({ variant = 'primary', busy = false, disabled, className, type = 'button', ...rest }: ButtonProps) {
+  return (
+    <button
+      type={type}
+      className={[styles.button, styles[variant], className].filter(Boolean).join(' ')}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
+      {...rest}
+    />
+  );
+}

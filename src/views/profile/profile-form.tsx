@@ -1,0 +1,120 @@
+import { i18n } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
+import { fetchProfile, updateProfile } from '../../api/profile';
+import { ValidationError } from '../../api/request';
+import { useToast } from '../../app/feedback';
+import { updateStoredUser, useSession, type SessionUser } from '../../app/session';
+import { Button } from '../../components/form/button';
+import { fieldErrors } from '../../components/form/field-errors';
+import { FormAlert } from '../../components/form/form-alert';
+import { TextField } from '../../components/form/text-field';
+import { useFieldErrors } from '../../components/form/use-field-errors';
+import { ProfileUpdateBody } from '../../contract/auth';
+import { messages } from '../../contract/messages';
+import styles from './profile.module.css';
+
+type Values = { firstName: string; lastName: string; username: string };
+
+const valuesOf = (user: SessionUser | null): Values => ({
+  firstName: user?.firstName ?? '',
+  lastName: user?.lastName ?? '',
+  username: user?.username ?? '',
+});
+
+/** Names and username; shown from the stored user at once, refreshed from the server until the user edits. */
+export function ProfileForm() {
+  const { t } = useLingui();
+  const toast = useToast();
+  const { user } = useSession();
+  const [values, setValues] = useState(() => valuesOf(user));
+  const [dirty, setDirty] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const { check, errorOf } = useFieldErrors(serverErrors);
+
+  const adopt = useEffectEvent((fresh: SessionUser) => {
+    updateStoredUser(fresh);
+    if (!dirty) setValues(valuesOf(fresh));
+  });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    // The stored copy is on screen already; a failed refresh changes nothing the user sees.
+    fetchProfile(controller.signal).then(adopt, () => {});
+    return () => controller.abort();
+  }, []);
+
+  function edit(field: keyof Values, value: string) {
+    setValues({ ...values, [field]: value });
+    setDirty(true);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = check(ProfileUpdateBody, values);
+    if (!body) return;
+    setSaving(true);
+    setError(null);
+    setServerErrors({});
+    try {
+      updateStoredUser(await updateProfile(body));
+      setDirty(false);
+      toast.success(i18n._(messages.profileUpdated));
+    } catch (failure) {
+      const errors = failure instanceof ValidationError ? fieldErrors(failure.errors) : {};
+      setServerErrors(errors);
+      // A reason shown at its field needs no second copy above the form.
+      const atField = Object.keys(errors).some((field) => field in values);
+      setError(atField ? null : failure instanceof Error ? failure.message : i18n._(messages.requestFailed));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <section className={styles.card} aria-labelledby="profile-details">
+      <h2 id="profile-details" className={styles.cardTitle}>
+        <Trans>Personal details</Trans>
+      </h2>
+      <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
+        {error && <FormAlert>{error}</FormAlert>}
+        <div className={styles.pair}>
+          <TextField
+            label={t`First name`}
+            name="firstName"
+            autoComplete="given-name"
+            value={values.firstName}
+            onChange={(event) => edit('firstName', event.target.value)}
+            error={errorOf('firstName')}
+          />
+          <TextField
+            label={t`Last name`}
+            name="lastName"
+            autoComplete="family-name"
+            value={values.lastName}
+            onChange={(event) => edit('lastName', event.target.value)}
+            error={errorOf('lastName')}
+          />
+        </div>
+        <TextField
+          label={t`Username`}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={values.username}
+          onChange={(event) => edit('username', event.target.value)}
+          error={errorOf('username')}
+        />
+        <TextField label={t`Email`} name="email" type="email" value={user?.email ?? ''} readOnly hint={t`Ask an administrator to change your email address.`} />
+        <div className={styles.actions}>
+          <Button type="submit" busy={saving}>
+            {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { SessionUser } from '../app/session';
+
+/** Renders a screen at `path` in memory; `path()` tells where it navigated since. */
+export function renderScreen(ui: ReactNode, { path = '/' }: { path?: string } = {}) {
+  const location = memoryLocation({ path, record: true });
+  // A wrapper, so rerender() keeps the providers.
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <I18nProvider i18n={i18n}>
+      <Router hook={location.hook}>{children}</Router>
+    </I18nProvider>
+  );
+  const result = render(ui, { wrapper });
+  return { ...result, path: () => location.history.at(-1), navigate: location.navigate };
+}
+
+export function sessionUser(overrides: Partial<SessionUser> = {}): SessionUser {
+  return {
+    id: '0190a1b2-0000-7000-8000-0000000000aa',
+    email: 'anna@example.test',
+    username: 'anna',
+    type: 'admin',
+    role: 'admin',
+    verified: true,
+    status: 'active',
+    firstName: 'Anna',
+    lastName: 'Berg',
+    language: 'en',
+    websiteId: null,
+    roleInfo: null,
+    ...overrides,
+  };
+}
