@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { login, logout, requestPasswordReset, resetPassword, verifyPin, verifyResetPin } from './auth';
 import { ApiError } from './request';
+import { wireUser } from './user.test-support';
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -13,20 +14,7 @@ function sent(): { url: unknown; method: unknown; body: unknown; headers: Header
   return { url, method: init?.method, body: JSON.parse(String(init?.body ?? 'null')), headers: new Headers(init?.headers) };
 }
 
-const AUTH_USER = {
-  _id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'de',
-  websiteId: null,
-  roleInfo: null,
-};
+const AUTH_USER = wireUser({ language: 'de' });
 
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);

@@ -1,28 +1,14 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionUser } from '../api/user';
 import { AuthProvider, useAuth } from './auth';
 import { clearSession, readPendingUser, readResetTicket, readSession, savePendingUser, saveSession, useSession } from './session';
+import { ADA, wireUser } from '../api/user.test-support';
 
 const fetchMock = vi.fn<typeof fetch>();
 
-const USER: SessionUser = {
-  id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'en',
-  websiteId: null,
-  roleInfo: null,
-};
-const { id: _id, ...userFields } = USER;
-const AUTH_USER = { ...userFields, _id };
+const USER = ADA;
+const AUTH_USER = wireUser();
 
 /** Answers by path, in the order given per path. */
 function serve(routes: Record<string, Array<[unknown, number?]>>) {

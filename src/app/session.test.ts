@@ -1,6 +1,5 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SessionUser } from '../api/user';
 import {
   AUTH_CHANGE_EVENT,
   clearSession,
@@ -13,21 +12,9 @@ import {
   updateStoredUser,
   useSession,
 } from './session';
+import { ADA } from '../api/user.test-support';
 
-const USER: SessionUser = {
-  id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'en',
-  websiteId: null,
-  roleInfo: null,
-};
+const USER = ADA;
 
 afterEach(() => {
   localStorage.clear();

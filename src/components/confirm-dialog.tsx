@@ -5,6 +5,7 @@ import { useId, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent, ty
 import type { ActorRefFrom } from 'xstate';
 import type { ConfirmDialogContent, confirmMachine, ConfirmEvent } from '../machines/confirm.machine';
 import styles from './confirm-dialog.module.css';
+import { Button } from './form/button';
 
 type ConfirmActor = ActorRefFrom<typeof confirmMachine>;
 
@@ -79,12 +80,10 @@ function Dialog({ content, closing, send }: DialogProps) {
           {content.message}
         </p>
         <footer className={styles.actions}>
-          <button ref={cancelButton} type="button" className={styles.cancel} onClick={() => send({ type: 'confirm.cancel' })}>
+          <Button ref={cancelButton} variant="secondary" onClick={() => send({ type: 'confirm.cancel' })}>
             {content.cancelText}
-          </button>
-          <button type="button" className={styles.confirm} onClick={() => send({ type: 'confirm.accept' })}>
-            {content.confirmText}
-          </button>
+          </Button>
+          <Button onClick={() => send({ type: 'confirm.accept' })}>{content.confirmText}</Button>
         </footer>
       </div>
     </dialog>

@@ -6,6 +6,7 @@ import { FeedbackHost } from '../app/feedback';
 import { activateLanguage } from '../app/i18n';
 import { readSession, saveSession } from '../app/session';
 import { LanguageSwitcher } from './language-switcher';
+import { ADA, wireUser } from '../api/user.test-support';
 
 // The real catalog import is file IO that outlives a test; i18n.test.ts covers it.
 vi.mock('../app/i18n', () => ({ activateLanguage: vi.fn(async () => {}) }));
@@ -13,20 +14,7 @@ vi.mock('../app/i18n', () => ({ activateLanguage: vi.fn(async () => {}) }));
 const fetchMock = vi.fn<typeof fetch>();
 const reload = vi.fn();
 
-const USER = {
-  _id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'en',
-  websiteId: null,
-  roleInfo: null,
-} as const;
+const USER = wireUser();
 const LANGUAGES = { success: true, data: [{ code: 'en', name: 'English' }, { code: 'de', name: 'Deutsch' }] };
 
 type Answer = [unknown, number?] | 'network down';
@@ -60,8 +48,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   vi.stubGlobal('fetch', fetchMock);
   vi.spyOn(window.location, 'reload').mockImplementation(reload);
-  const { _id, ...user } = USER;
-  saveSession('tok-1', { ...user, id: _id });
+  saveSession('tok-1', ADA);
 });
 
 afterEach(async () => {

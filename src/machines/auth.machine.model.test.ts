@@ -2,24 +2,10 @@ import { createTestModel } from '@xstate/graph';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type Actor, type EventObject, type SnapshotFrom } from 'xstate';
 import { ApiError, ValidationError } from '../api/request';
-import type { SessionUser } from '../api/user';
 import { isAuthenticated, readPendingUser, readResetTicket, readSession, savePendingUser, saveResetTicket, saveSession } from '../app/session';
 import { authMachine, type AuthEvent, type AuthInput } from './auth.machine';
+import { ADA } from '../api/user.test-support';
 
-const ADA: SessionUser = {
-  id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'en',
-  websiteId: null,
-  roleInfo: null,
-};
 const TICKET = { email: 'ada@example.com', pin: '654321', tempToken: 'temp-1' };
 
 const CALLS = ['login', 'verifyPin', 'requestReset', 'verifyResetPin', 'resetPassword', 'logout'] as const;

@@ -3,26 +3,13 @@ import { createTestModel } from '@xstate/graph';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type EventObject, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../api/request';
-import type { SessionUser } from '../api/user';
 import { activateLanguage } from '../app/i18n';
 import { readSession, saveSession } from '../app/session';
 import { languageMachine, type LanguageEvent } from './language.machine';
 import type { ToastKind } from './toast.machine';
+import { ADA } from '../api/user.test-support';
 
-const USER: SessionUser = {
-  id: '0190d6b0-0000-7000-8000-000000000001',
-  email: 'ada@example.com',
-  username: 'ada',
-  type: 'user',
-  role: null,
-  verified: true,
-  status: 'active',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  language: 'en',
-  websiteId: null,
-  roleInfo: null,
-};
+const USER = ADA;
 const SERVER_LANGUAGES = [
   { code: 'en', name: 'English' },
   { code: 'de', name: 'Deutsch' },

@@ -1,7 +1,8 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import styles from './form.module.css';
 
-interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+// ComponentProps includes `ref`, a plain prop since React 19 (the confirm dialog focuses its cancel button).
+interface ButtonProps extends ComponentProps<'button'> {
   variant?: 'primary' | 'secondary' | 'danger';
   /** Disables the button and tells assistive technology the action is running. */
   busy?: boolean;
