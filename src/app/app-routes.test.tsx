@@ -64,7 +64,8 @@ describe('AppRoutes', () => {
   it('shows a later screen as the placeholder, titled, inside the shell', async () => {
     open('/cms/w1/pages', sessionUser());
 
-    expect(screen.getByRole('heading', { level: 1, name: 'Pages' })).toBeDefined();
+    // The shell is a lazy chunk: the first render suspends until it has loaded.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pages' })).toBeDefined();
     expect(screen.getByText('This screen is coming soon.')).toBeDefined();
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
     await waitFor(() => expect(document.title).toBe('Pages · Acme CMS'));

@@ -1,19 +1,22 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
-import { useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { matchRoute, Redirect, Route, useLocation, useRouter, type Parser } from 'wouter';
 import { ForgotPasswordPage } from '../views/auth/forgot-password-page';
 import { LoginPage } from '../views/auth/login-page';
 import { ResetPasswordPage } from '../views/auth/reset-password-page';
 import { VerificationPage } from '../views/auth/verification-page';
-import { PlaceholderPage } from '../views/placeholder/placeholder-page';
-import { ProfilePage } from '../views/profile/profile-page';
-import { Shell } from '../views/shell/shell';
 import { useBranding } from './branding';
 import { guard, type Access } from './guards';
 import { useScrollRestoration } from './scroll';
 import { readPendingUser, useSession } from './session';
+
+// Signed-in screens load on demand: the sign-in route, the one every session starts on, stays
+// small. The service worker precaches these chunks, so after the first visit nothing waits.
+const Shell = lazy(() => import('../views/shell/shell').then((m) => ({ default: m.Shell })));
+const ProfilePage = lazy(() => import('../views/profile/profile-page').then((m) => ({ default: m.ProfilePage })));
+const PlaceholderPage = lazy(() => import('../views/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
 
 export interface RouteEntry {
   path: string;
@@ -156,5 +159,11 @@ export function AppRoutes() {
       {Page ? <Page /> : <PlaceholderPage title={entry.title} />}
     </Route>
   );
-  return isBare(entry) ? page : <Shell>{page}</Shell>;
+  return isBare(entry) ? (
+    page
+  ) : (
+    <Suspense fallback={null}>
+      <Shell>{page}</Shell>
+    </Suspense>
+  );
 }

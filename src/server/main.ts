@@ -36,19 +36,21 @@ async function main() {
 
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('[::1]', 'localhost');
-  console.info(`\n  Sitekeeper is running at ${url}\n`);
-  if (!config.clientDir) console.info('  (no built client in dist/client: serving the API only; run `npm run build`)\n');
+  const lines = [`\n  Sitekeeper is running at ${url}\n`];
+  if (!config.clientDir) lines.push('  (no built client in dist/client: serving the API only; run `npm run build`)\n');
   const first = admin as FirstAdmin | null;
   if (first) {
-    console.info('  First admin created:');
-    console.info(`    email:    ${first.email}`);
-    console.info(`    username: ${first.username}`);
-    console.info(
+    lines.push(
+      '  First admin created:',
+      `    email:    ${first.email}`,
+      `    username: ${first.username}`,
       first.generatedPassword
         ? `    password: ${first.generatedPassword}   (generated; shown only this once — change it after signing in)\n`
         : '    password: the one given in ADMIN_PASSWORD\n',
     );
   }
+  // One write: whoever reads the output gets the address and the credentials together.
+  console.info(lines.join('\n'));
 }
 
 function explain(err: unknown): unknown {
