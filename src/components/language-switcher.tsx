@@ -33,7 +33,7 @@ export function LanguageSwitcher() {
       >
         <Globe aria-hidden size={18} />
         <span className={styles.code}>{current}</span>
-        <ChevronDown aria-hidden size={16} />
+        <ChevronDown aria-hidden size={16} className={styles.chevron} />
       </button>
       <ul id={menuId} className={styles.menu} hidden={!open}>
         {languages.map(({ code, name }) => (

@@ -58,7 +58,11 @@ export function Header({ sidebarOpen, onMenu }: HeaderProps) {
         <Menu aria-hidden size={22} />
       </button>
       <Link href={homePath(user)} className={`${styles.brand} ${styles.mobileOnly}`}>
-        {branding?.cmsLogoUrl ? <img className={styles.brandLogo} src={branding.cmsLogoUrl} alt={branding.cmsName} /> : branding?.cmsName}
+        {branding?.cmsLogoUrl ? (
+          <img className={styles.brandLogo} src={branding.cmsLogoUrl} alt={branding.cmsName} />
+        ) : (
+          <span className={styles.brandName}>{branding?.cmsName}</span>
+        )}
       </Link>
       <div className={`${styles.desktopSearch} ${styles.desktopOnly}`}>{search(false)}</div>
       <div className={styles.actions}>
