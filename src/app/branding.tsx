@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { fetchBranding } from '../api/white-label';
 import type { WhiteLabelConfig } from '../contract/branding';
 
+// The document title is the route table's ("Page · Brand"); this only provides the brand.
 /** null while loading: showing the default name first would flash the wrong brand on white-labelled installs. */
 const BrandingContext = createContext<WhiteLabelConfig | null>(null);
 
@@ -13,7 +14,6 @@ export function BrandingProvider({ children }: { children: ReactNode }) {
     void fetchBranding(controller.signal).then((loaded) => {
       if (controller.signal.aborted) return;
       setBranding(loaded);
-      document.title = loaded.cmsName;
     });
     return () => controller.abort();
   }, []);

@@ -1,11 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { messages } from '../../contract/messages';
 import { toInterfaceLanguage } from '../../contract/languages';
 import { translator } from '../http/i18n';
 import type { Mailer } from '../mail/mailer';
-import { resolveBranding, WHITE_LABEL_KEY } from '../routes/white-label';
+import { loadBranding } from '../routes/white-label';
 import type { Db } from '../store/open';
-import { settings } from '../store/schema';
 import type { UserRow } from './sessions';
 
 const templates = {
@@ -15,8 +13,7 @@ const templates = {
 
 /** Mails a PIN to the address stored for the user — never one from the request — in the user's language. */
 export async function mailPin(db: Db, mailer: Mailer, user: UserRow, purpose: keyof typeof templates, pin: string): Promise<void> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, WHITE_LABEL_KEY));
-  const product = resolveBranding(row?.value as never).cmsName;
+  const product = (await loadBranding(db)).cmsName;
   const t = translator(toInterfaceLanguage(user.language));
   const values = { pin, product, name: user.firstName || user.username };
   await mailer.send({ to: user.email, subject: t(templates[purpose].subject, values), text: t(templates[purpose].text, values) });

@@ -9,7 +9,8 @@ import { seedUser } from '../../../tests/support/users';
 import { AuthUserSchema } from '../../contract/auth';
 import { messages } from '../../contract/messages';
 import { translator } from '../http/i18n';
-import { pinChallenges, users } from '../store/schema';
+import { pinChallenges, settings, users } from '../store/schema';
+import { WHITE_LABEL_KEY } from './white-label';
 
 const de = translator('de');
 const anna = { type: 'user' as const, email: 'anna@example.test', username: 'anna', password: 'correct horse 1', firstName: 'Anna' };
@@ -47,6 +48,14 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
     expect(sent[0]!.subject).toBe(de(messages.pinMailSubject, { pin }));
     const [challenge] = await store.db.select().from(pinChallenges);
     expect(challenge!.pinHash).not.toContain(pin);
+  });
+
+  it('names the white-labelled product in the PIN mail', async () => {
+    const { post, sent, store } = await setup(kind);
+    await store.db.insert(settings).values({ key: WHITE_LABEL_KEY, value: { cmsName: 'Agentur Nord' } });
+    await post('login', { emailOrUsername: anna.email, password: anna.password });
+    expect(sent[0]!.text).toContain('Agentur Nord');
+    expect(sent[0]!.text).toContain('Anna');
   });
 
   it('answers an unknown user exactly like a wrong password', async () => {
@@ -109,14 +118,17 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
     expect((await post('verify-pin', { emailOrUsername: anna.email, pin })).statusCode).toBe(401);
   });
 
-  it('replaces the previous PIN when a new one is mailed', async () => {
+  it('kills the previous PIN when a new one is mailed, so locking the new one leaves nothing open', async () => {
     const { post, sent } = await setup(kind);
     await post('login', { emailOrUsername: anna.email, password: anna.password });
     const old = lastPin(sent, anna.email);
     await post('login', { emailOrUsername: anna.email, password: anna.password });
     const fresh = lastPin(sent, anna.email);
-    if (old !== fresh) expect((await post('verify-pin', { emailOrUsername: anna.email, pin: old })).statusCode).toBe(401);
-    expect((await post('verify-pin', { emailOrUsername: anna.email, pin: fresh })).statusCode).toBe(200);
+    const wrong = ['000000', '111111', '222222'].find((p) => p !== old && p !== fresh)!;
+    for (let i = 0; i < 5; i++) await post('verify-pin', { emailOrUsername: anna.email, pin: wrong });
+    // Were the old challenge still open, it would answer once the new one is locked.
+    expect((await post('verify-pin', { emailOrUsername: anna.email, pin: old })).statusCode).toBe(401);
+    expect((await post('verify-pin', { emailOrUsername: anna.email, pin: fresh })).statusCode).toBe(401);
   });
 
   it('returns the role and its permissions for a team member', async () => {
@@ -268,14 +280,15 @@ describe.each(storeKinds)('rate limits (%s)', (kind) => {
 
   it('limits forgot-password, verify-reset-pin and reset-password per address', async () => {
     const { post } = await setup(kind);
-    const calls: [string, object][] = [
-      ['forgot-password', { email: 'ghost@example.test' }],
-      ['verify-reset-pin', { email: 'ghost@example.test', pin: '123456' }],
-      ['reset-password', { tempToken: 'nope', pin: '123456', newPassword: 'long enough password' }],
+    // A different account every time: only the per-address limit can stop these.
+    const calls: [string, (i: number) => object][] = [
+      ['forgot-password', (i) => ({ email: `ghost${i}@example.test` })],
+      ['verify-reset-pin', (i) => ({ email: `ghost${i}@example.test`, pin: '123456' })],
+      ['reset-password', (i) => ({ tempToken: `nope-${i}`, pin: '123456', newPassword: 'long enough password' })],
     ];
     for (const [url, body] of calls) {
       const statuses: number[] = [];
-      for (let i = 0; i < 51; i++) statuses.push((await post(url, body, { 'x-forwarded-for': `10.2.0.${i}` })).statusCode);
+      for (let i = 0; i < 51; i++) statuses.push((await post(url, body(i), { 'x-forwarded-for': `10.2.0.${i}` })).statusCode);
       expect(statuses.at(-1), url).toBe(429);
       expect(statuses.slice(0, 10).includes(429), url).toBe(false);
     }

@@ -2,13 +2,11 @@ import { i18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { changePassword } from '../../api/profile';
-import { ValidationError } from '../../api/request';
 import { useToast } from '../../app/feedback';
 import { Button } from '../../components/form/button';
-import { fieldErrors } from '../../components/form/field-errors';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';
-import { useFieldErrors } from '../../components/form/use-field-errors';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { messages } from '../../contract/messages';
 import { ChangePasswordForm } from '../auth/password-confirmation';
 import styles from './profile.module.css';
@@ -19,32 +17,16 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const { t } = useLingui();
   const toast = useToast();
   const [values, setValues] = useState(EMPTY);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const { check, errorOf } = useFieldErrors(serverErrors);
+  const { submit: save, saving, error, errorOf } = useFormSubmit(messages.changePasswordFailed);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check(ChangePasswordForm, values);
-    if (!body) return;
-    setSaving(true);
-    setError(null);
-    setServerErrors({});
-    try {
+    await save(ChangePasswordForm, values, async (body) => {
       const message = await changePassword({ currentPassword: body.currentPassword, newPassword: body.newPassword });
       setValues(EMPTY);
       toast.success(message ?? i18n._(messages.passwordChanged));
       onChanged();
-    } catch (failure) {
-      const errors = failure instanceof ValidationError ? fieldErrors(failure.errors) : {};
-      setServerErrors(errors);
-      // A reason shown at its field needs no second copy above the form.
-      const atField = Object.keys(errors).some((field) => field in values);
-      setError(atField ? null : failure instanceof Error ? failure.message : i18n._(messages.changePasswordFailed));
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   const field = (name: keyof typeof EMPTY) => ({

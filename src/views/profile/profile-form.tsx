@@ -2,14 +2,12 @@ import { i18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { fetchProfile, updateProfile } from '../../api/profile';
-import { ValidationError } from '../../api/request';
 import { useToast } from '../../app/feedback';
 import { updateStoredUser, useSession, type SessionUser } from '../../app/session';
 import { Button } from '../../components/form/button';
-import { fieldErrors } from '../../components/form/field-errors';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';
-import { useFieldErrors } from '../../components/form/use-field-errors';
+import { useFormSubmit } from '../../components/form/use-form-submit';
 import { ProfileUpdateBody } from '../../contract/auth';
 import { messages } from '../../contract/messages';
 import styles from './profile.module.css';
@@ -29,10 +27,7 @@ export function ProfileForm() {
   const { user } = useSession();
   const [values, setValues] = useState(() => valuesOf(user));
   const [dirty, setDirty] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const { check, errorOf } = useFieldErrors(serverErrors);
+  const { submit: save, saving, error, errorOf } = useFormSubmit(messages.requestFailed);
 
   const adopt = useEffectEvent((fresh: SessionUser) => {
     updateStoredUser(fresh);
@@ -53,24 +48,11 @@ export function ProfileForm() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = check(ProfileUpdateBody, values);
-    if (!body) return;
-    setSaving(true);
-    setError(null);
-    setServerErrors({});
-    try {
+    await save(ProfileUpdateBody, values, async (body) => {
       updateStoredUser(await updateProfile(body));
       setDirty(false);
       toast.success(i18n._(messages.profileUpdated));
-    } catch (failure) {
-      const errors = failure instanceof ValidationError ? fieldErrors(failure.errors) : {};
-      setServerErrors(errors);
-      // A reason shown at its field needs no second copy above the form.
-      const atField = Object.keys(errors).some((field) => field in values);
-      setError(atField ? null : failure instanceof Error ? failure.message : i18n._(messages.requestFailed));
-    } finally {
-      setSaving(false);
-    }
+    });
   }
 
   return (
