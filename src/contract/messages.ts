@@ -71,6 +71,25 @@ export const messages = {
   languagesLoadFailed: /*i18n*/ { id: 'spec.languagesLoadFailed', message: 'Failed to load languages' },
   languageUpdateFailed: /*i18n*/ { id: 'spec.languageUpdateFailed', message: 'Failed to update language' },
   languageUpdated: /*i18n*/ { id: 'spec.languageUpdated', message: 'Language updated successfully!' },
+
+  // Resources (spec §8's "Failed to … X" and the default delete message; DESIGN §4's wire rules).
+  loadFailed: /*i18n*/ { id: 'resource.loadFailed', message: 'Failed to load {items}' },
+  createFailed: /*i18n*/ { id: 'resource.createFailed', message: 'Failed to create {item}' },
+  updateFailed: /*i18n*/ { id: 'resource.updateFailed', message: 'Failed to update {item}' },
+  deleteFailed: /*i18n*/ { id: 'resource.deleteFailed', message: 'Failed to delete {item}' },
+  created: /*i18n*/ { id: 'resource.created', message: '{Item} created successfully' },
+  updated: /*i18n*/ { id: 'resource.updated', message: '{Item} updated successfully' },
+  deleted: /*i18n*/ { id: 'resource.deleted', message: '{Item} deleted successfully' },
+  versionConflict: /*i18n*/ { id: 'resource.versionConflict', message: 'Someone else changed this {item} in the meantime.' },
+  versionRequired: /*i18n*/ { id: 'resource.versionRequired', message: 'Send the version you edited in the If-Match header.' },
+  idempotencyReused: /*i18n*/ { id: 'resource.idempotencyReused', message: 'This Idempotency-Key was already used for a different request.' },
+  idempotencyInFlight: /*i18n*/ { id: 'resource.idempotencyInFlight', message: 'A request with this Idempotency-Key is still being processed.' },
+  idempotencyKeyFormat: /*i18n*/ { id: 'resource.idempotencyKeyFormat', message: 'The Idempotency-Key header must be a UUID.' },
+  valueTaken: /*i18n*/ { id: 'field.valueTaken', message: 'This value is already in use' },
+  unknownReference: /*i18n*/ { id: 'field.unknownReference', message: 'This entry does not exist (any more)' },
+  stillInUse: /*i18n*/ { id: 'resource.stillInUse', message: 'This {item} is still in use and cannot be deleted.' },
+  languageCodeFormat: /*i18n*/ { id: 'field.languageCodeFormat', message: 'Use a language code such as en, de or pt-BR' },
+  tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
 } satisfies Record<string, MessageDescriptor>;
 
 export type MessageKey = keyof typeof messages;

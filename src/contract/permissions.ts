@@ -57,3 +57,15 @@ export function hasFeature(user: Principal, feature: Feature | 'cms'): boolean {
   if (user.type !== 'teammember') return true;
   return Boolean(user.roleInfo?.permissions[feature]);
 }
+
+/**
+ * Who may call a route (DESIGN.md §5). Website policies read the website from the path (or from
+ * the row a child id names); anyone outside it gets a 404, so ids do not leak.
+ */
+export type Policy =
+  | 'public'
+  | 'authenticated'
+  | 'admin'
+  | 'owner'
+  | { website: CmsModule; level: Level }
+  | { website: Feature | 'cms' };

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { openStore, pgliteStore, prepareDb, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
+import { openStore, pgliteOptions, pgliteStore, prepareDb, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL names one (CI sets it). */
 export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -10,7 +10,7 @@ let template: Promise<PGlite> | null = null;
 
 /** Migrating a new PGlite takes seconds; cloning a migrated one takes a fraction of that. */
 function migratedTemplate(): Promise<PGlite> {
-  template ??= PGlite.create().then(async (client) => {
+  template ??= PGlite.create(pgliteOptions).then(async (client) => {
     await prepareDb(client, null);
     return client;
   });

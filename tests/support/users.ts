@@ -2,7 +2,7 @@ import type { RoleInfo } from '../../src/contract/permissions';
 import { uuidv7 } from '../../src/contract/uuid';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { Store } from '../../src/server/store/open';
-import { teamRoles, users } from '../../src/server/store/schema';
+import { teamRoles, users, websites } from '../../src/server/store/schema';
 
 export interface SeedUser {
   type: 'admin' | 'user' | 'partner' | 'teammember';
@@ -19,9 +19,25 @@ export interface SeedUser {
   role?: { name: string } & RoleInfo;
 }
 
+/** A website owned by `ownerId` (and optionally shared with a partner). */
+export async function seedWebsite(store: Store, website: { ownerId: string; partnerId?: string; name?: string }) {
+  const [row] = await store.db
+    .insert(websites)
+    .values({ name: website.name ?? 'Website', ownerId: website.ownerId, partnerId: website.partnerId ?? null })
+    .returning();
+  return row!;
+}
+
+/** A team member without a website of their own gets one, owned by a fresh owner. */
+async function someWebsite(store: Store): Promise<string> {
+  const tag = uuidv7();
+  const owner = await seedUser(store, { type: 'user', email: `owner-${tag}@example.test`, username: `owner-${tag}`, password: 'unused-password' });
+  return (await seedWebsite(store, { ownerId: owner.id })).id;
+}
+
 /** Inserts a user as the users module will; team members get their role row too. */
-export async function seedUser(store: Store, user: SeedUser) {
-  const websiteId = user.type === 'teammember' ? (user.websiteId ?? uuidv7()) : null;
+export async function seedUser(store: Store, user: SeedUser): Promise<typeof users.$inferSelect> {
+  const websiteId = user.type === 'teammember' ? (user.websiteId ?? (await someWebsite(store))) : null;
   let teamRoleId: string | null = null;
   if (user.role && websiteId) {
     const [role] = await store.db

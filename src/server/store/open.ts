@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -31,6 +32,9 @@ export type Initialize = (db: Db) => Promise<void>;
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any constant works; it only has to be the same for every instance of this product.
 const INIT_LOCK = 7_261_100_912;
+
+/** The extensions the migrations create; PGlite must be given their code when it starts. */
+export const pgliteOptions = { extensions: { pg_trgm } };
 
 export function openStore(config: StoreConfig, initialize: Initialize): Promise<Store> {
   return config.kind === 'postgres' ? openPostgres(config.url, initialize) : openPglite(config.dataDir, initialize);
@@ -69,14 +73,14 @@ export async function prepareDb(client: PGlite, initialize: Initialize | null): 
 
 async function openPglite(dataDir: string | null, initialize: Initialize): Promise<Store> {
   if (!dataDir) {
-    const client = await PGlite.create();
+    const client = await PGlite.create(pgliteOptions);
     return pgliteStore(client, await prepareDb(client, initialize));
   }
   await mkdir(dirname(dataDir), { recursive: true });
   const release = await lockDirectory(`${dataDir}.lock`);
   try {
     if (!existsSync(dataDir)) await createPgliteDir(dataDir, initialize);
-    const client = await PGlite.create(dataDir);
+    const client = await PGlite.create(dataDir, pgliteOptions);
     return pgliteStore(client, await prepareDb(client, initialize), release);
   } catch (err) {
     await release();
@@ -107,7 +111,7 @@ async function createPgliteDir(dataDir: string, initialize: Initialize): Promise
     if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
   }
   const staging = join(parent, `${prefix}${process.pid}-${Date.now()}`);
-  const client = await PGlite.create(staging);
+  const client = await PGlite.create(staging, pgliteOptions);
   try {
     await prepareDb(client, initialize);
   } finally {

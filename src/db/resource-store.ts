@@ -1,0 +1,52 @@
+import type { FieldError, Pagination } from '../contract/envelope';
+import type { EntityOf, QueryOf, Resource } from '../contract/resource';
+
+/** An entity as the client holds it: `_id` becomes `id` once, in `api/` (DESIGN §4). */
+export type Row<R extends Resource = Resource> = Omit<EntityOf<R>, '_id'> & { id: string };
+
+export interface ListPage<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+/** A copy from Dexie: when it was fetched (ms since epoch), and whether local changes are not yet on the server. */
+export interface Cached<T> {
+  value: T;
+  fetchedAt: number;
+}
+
+/** How a mutation handed to the outbox ended, as far as the screen that made it needs to know. */
+export type Outcome<R extends Resource = Resource> =
+  /** The server took it; `row` is its answer (null for a delete). */
+  | { status: 'done'; row: Row<R> | null; message?: string }
+  /** Durable on this device, not yet on the server (offline, or no answer in time). */
+  | { status: 'queued' }
+  /** 409: someone else changed it; `current` is the server's version. Resolved in the sync panel or by the editor. */
+  | { status: 'conflict'; current: Row<R> | null; message: string }
+  /** Any other 4xx: the server's message and field errors. The entry stays in the outbox as failed. */
+  | { status: 'failed'; message: string; errors: FieldError[] };
+
+export type Mutation =
+  | { kind: 'create'; values: Record<string, unknown>; id: string }
+  | { kind: 'update'; id: string; values: Record<string, unknown>; baseVersion: number }
+  | { kind: 'delete'; id: string; baseVersion: number };
+
+/**
+ * The data layer every resource screen uses (DESIGN.md §6), injected into the list and editor
+ * machines. Reads come from Dexie at once and from the network after; every write goes through
+ * the outbox and is applied to the cached copies optimistically.
+ */
+export interface ResourceStore {
+  /** The cached page for exactly this query, with pending local changes applied; null if never fetched. */
+  cachedList<R extends Resource>(resource: R, query: QueryOf<R>): Promise<Cached<ListPage<Row<R>>> | null>;
+  /** Fetches the page from the server and caches it (throws ApiError with the "Failed to load X" fallback). */
+  fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal): Promise<ListPage<Row<R>>>;
+  cachedRecord<R extends Resource>(resource: R, id: string): Promise<Cached<Row<R>> | null>;
+  fetchRecord<R extends Resource>(resource: R, id: string, signal?: AbortSignal): Promise<Row<R>>;
+  /**
+   * Stores the mutation durably in the outbox, applies it to the cache, asks for a sync and
+   * resolves with the first outcome: done / conflict / failed if the server answered within a
+   * few seconds, otherwise queued.
+   */
+  submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>>;
+}
