@@ -48,10 +48,17 @@ export const DEFAULT_PAGE_SIZE = 10;
 // A query string value the client left empty counts as not given (spec §5: empty filters are omitted).
 const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
+const withoutDefault = (schema: z.core.SomeType) => (schema instanceof z.ZodDefault ? schema.unwrap() : schema) as z.ZodType;
+
 export function defineResource<Fields extends z.ZodRawShape, Filters extends z.ZodRawShape, Sort extends string>(
   config: ResourceConfig<Fields, Filters, Sort>,
 ) {
   const fields = z.object(config.fields);
+  // Zod applies a default even under .optional(): an update that leaves a field out would reset
+  // it. So an update takes every field optional *without* its default.
+  const update = z.object(
+    Object.fromEntries(Object.entries(config.fields).map(([key, schema]) => [key, withoutDefault(schema).optional()])),
+  ) as unknown as ReturnType<typeof fields.partial>;
   const entity = EntityBaseSchema.extend(config.fields);
   const filterShape = Object.fromEntries(
     Object.entries(config.filters).map(([key, schema]) => [key, optionalQuery(schema as z.ZodType)]),
@@ -70,13 +77,14 @@ export function defineResource<Fields extends z.ZodRawShape, Filters extends z.Z
     entity,
     /** A create may name its own UUID (DESIGN §4), so an offline create can be edited before it syncs. */
     create: fields.extend({ _id: id.optional() }),
-    update: fields.partial(),
+    update,
     query,
     listResult: z.object({ items: z.array(entity), pagination: PaginationSchema }),
   };
 }
 
-export type Resource = ReturnType<typeof defineResource<z.ZodRawShape, z.ZodRawShape, string>>;
+/** Any resource. Its query's shape follows the entry's filters, so all that resources share there is "an object schema". */
+export type Resource = Omit<ReturnType<typeof defineResource<z.ZodRawShape, z.ZodRawShape, string>>, 'query'> & { query: z.ZodObject };
 export type EntityOf<R extends Resource> = z.infer<R['entity']>;
 export type CreateOf<R extends Resource> = z.input<R['create']>;
 export type UpdateOf<R extends Resource> = z.input<R['update']>;

@@ -4,12 +4,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { messages } from '../contract/messages';
+import * as catalogs from '../contract/resources/catalogs';
 import type { Config } from './config';
 import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
 import { registerErrorHandling, sendFailure } from './http/errors';
 import { i18nPlugin } from './http/i18n';
 import type { Mailer } from './mail/mailer';
 import type { ServerContext } from './context';
+import { registerResource } from './crud';
+import { registerIdempotency } from './http/idempotency';
 import { registerPolicies } from './policy';
 import { authRoutes } from './routes/auth';
 import { languageRoutes } from './routes/languages';
@@ -17,6 +20,7 @@ import { profileRoutes } from './routes/profile';
 import { healthRoutes } from './routes/health';
 import { whiteLabelRoutes } from './routes/white-label';
 import type { Store } from './store/open';
+import * as tables from './store/schema';
 
 export interface AppDeps {
   config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy'>;
@@ -29,6 +33,16 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
+
+/** The resources that need no route code of their own (DESIGN.md §3): an entry and its table each. */
+const resources = [
+  [catalogs.categories, tables.categories],
+  [catalogs.subcategories, tables.subcategories],
+  [catalogs.types, tables.types],
+  [catalogs.technologies, tables.technologies],
+  [catalogs.hosting, tables.hosting],
+  [catalogs.languages, tables.languages],
+] as const;
 
 /** Structured request logs; credentials are redacted wherever a serializer would reach them. */
 export function loggerOptions(level: string) {
@@ -70,6 +84,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   });
 
   registerPolicies(app, ctx);
+  registerIdempotency(app, ctx);
   await app.register(i18nPlugin);
   registerErrorHandling(app);
   await app.register(helmet, {
@@ -99,9 +114,10 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
 
   await app.register(healthRoutes, { store });
   await app.register(whiteLabelRoutes, { store });
-  await app.register(languageRoutes);
+  await app.register(languageRoutes, { store });
   await app.register(authRoutes, ctx);
   await app.register(profileRoutes, ctx);
+  for (const [resource, table] of resources) registerResource(app, ctx, resource, table);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

@@ -1,23 +1,26 @@
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { and, eq, or } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
-import { authenticate, type SessionRow, type UserRow } from './auth/sessions';
+import { can, hasFeature, isAdmin, isOwner, type Policy, type Principal } from '../contract/permissions';
+import { authenticate, type Authenticated } from './auth/sessions';
 import type { ServerContext } from './context';
+import { isApiPath } from './http/client';
 import { HttpError } from './http/errors';
+import { isUuid } from './http/ids';
+import type { Db } from './store/open';
+import { websites } from './store/schema';
 
-/**
- * Who may call a route (DESIGN.md §5). The admin, owner and website policies arrive with the
- * resources that need them; they extend this one check rather than adding another.
- */
-export type Policy = 'public' | 'authenticated';
+export type { Policy } from '../contract/permissions';
+export type { Authenticated } from './auth/sessions';
 
-export interface Authenticated {
-  user: UserRow;
-  session: SessionRow;
-}
+/** The path parameter a website policy reads its website from, unless the route names another. */
+export const DEFAULT_WEBSITE_PARAM = 'websiteId';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     policy?: Policy;
+    /** The path parameter naming the website of a website policy (`id` for /api/websites/:id/…). */
+    websiteParam?: string;
   }
   interface FastifyRequest {
     auth: Authenticated | null;
@@ -35,25 +38,66 @@ export function caller(request: FastifyRequest): Authenticated {
   return request.auth;
 }
 
-/**
- * Every /api route declares a policy or the server does not start; the check runs before the
- * handler (and before body validation, so a stranger learns nothing from validation errors).
- */
-export function registerPolicies(app: FastifyInstance, { store, clock }: ServerContext) {
-  app.decorateRequest('auth', null);
-  const requireSession: preHandlerHookHandler = async (request) => {
-    const token = bearer(request);
-    request.auth = token ? await authenticate(store.db, token, clock()) : null;
-    if (!request.auth) throw new HttpError(401, messages.unauthenticated);
-  };
+/** What the permission rules of the contract need to know about a caller. */
+export function principal({ user, roleInfo }: Authenticated): Principal {
+  // Admin is the user type: a team role's name is the website owner's to choose, so "admin" there grants nothing.
+  return { type: user.type, roleInfo };
+}
 
+/** Whether the website exists and the caller has something to do with it: admin, its owner or partner, or its team. */
+async function reaches(db: Db, auth: Authenticated, websiteId: string | undefined): Promise<boolean> {
+  if (!isUuid(websiteId)) return false;
+  const { user } = auth;
+  const id = websiteId.toLowerCase();
+  if (user.type === 'teammember') return user.websiteId === id;
+  const related = isAdmin(principal(auth)) ? undefined : or(eq(websites.ownerId, user.id), eq(websites.partnerId, user.id));
+  const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, id), related));
+  return row !== undefined;
+}
+
+/**
+ * DESIGN.md §5 in one place: returns when `auth` may call a route with `policy`, throws 401, 403
+ * or 404 otherwise. `websiteId` is the raw path parameter a website policy names. A website the
+ * caller has nothing to do with answers 404 like an unknown one, so ids do not leak; only its
+ * own team hears 403 when their role's level or flag is short.
+ */
+export async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Policy, 'public'>, websiteId?: string): Promise<void> {
+  if (!auth) throw new HttpError(401, messages.unauthenticated);
+  const who = principal(auth);
+  let allowed: boolean;
+  if (policy === 'authenticated') allowed = true;
+  else if (policy === 'admin') allowed = isAdmin(who);
+  // Rows are narrowed to the owner's own in the queries (crud.ts's 'owner' scope).
+  else if (policy === 'owner') allowed = isAdmin(who) || isOwner(who);
+  else {
+    if (!(await reaches(db, auth, websiteId))) throw new HttpError(404, messages.notFound);
+    allowed = 'level' in policy ? can(who, policy.website, policy.level) : hasFeature(who, policy.website);
+  }
+  if (!allowed) throw new HttpError(403, messages.forbidden);
+}
+
+/**
+ * Every /api route declares a policy or the server does not start. The check runs first, before
+ * the body is even parsed, so a stranger learns nothing from validation errors.
+ */
+export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
+  app.decorateRequest('auth', null);
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (!(url === '/api' || url.startsWith('/api/'))) return;
+    if (!isApiPath(url)) return;
+    const name = `${String(route.method)} ${url}`;
     const policy = route.config?.policy;
-    if (!policy) throw new Error(`Route ${String(route.method)} ${url} declares no policy`);
+    if (!policy) throw new Error(`Route ${name} declares no policy`);
     if (policy === 'public') return;
-    const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [requireSession as never, ...existing];
+    const param = route.config?.websiteParam ?? DEFAULT_WEBSITE_PARAM;
+    if (typeof policy === 'object' && !url.split('/').includes(`:${param}`)) {
+      throw new Error(`Route ${name} has a website policy but no :${param} in its path`);
+    }
+    const guard: onRequestHookHandler = async (request) => {
+      const token = bearer(request);
+      request.auth = token ? await authenticate(store.db, token, clock()) : null;
+      await authorize(store.db, request.auth, policy, (request.params as Record<string, string | undefined>)[param]);
+    };
+    route.onRequest = [guard, ...(route.onRequest ? [route.onRequest].flat() : [])];
   });
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { openSession } from '../../src/server/auth/sessions';
 import type { Mail } from '../../src/server/mail/mailer';
+import type { Store } from '../../src/server/store/open';
 
 /** The PIN in the newest mail to `to`. */
 export function lastPin(sent: Mail[], to: string): string {
@@ -24,3 +26,8 @@ export async function signIn(app: FastifyInstance, sent: Mail[], user: { email: 
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A session opened directly in the store: for tests about what a signed-in user may do, not about signing in. */
+export async function tokenFor(store: Store, userId: string, now = new Date()): Promise<string> {
+  return openSession(store.db, userId, { userAgent: 'vitest', ip: '127.0.0.1' }, now);
+}

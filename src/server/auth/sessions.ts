@@ -1,6 +1,7 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { RoleInfo } from '../../contract/permissions';
 import type { Db } from '../store/open';
-import { sessions, users } from '../store/schema';
+import { sessions, teamRoles, users } from '../store/schema';
 import { hashToken, newToken } from './secrets';
 
 export const IDLE_TIMEOUT_MS = 7 * 24 * 3600_000;
@@ -26,18 +27,32 @@ export function isLive(session: SessionRow, now: Date): boolean {
   );
 }
 
-/** The session and user behind a bearer token, or null when it is unknown, ended or its user may not sign in. */
-export async function authenticate(db: Db, token: string, now: Date): Promise<{ session: SessionRow; user: UserRow } | null> {
+export interface Authenticated {
+  user: UserRow;
+  session: SessionRow;
+  /** A team member's role on their website; null for everyone else (and for a member without a role). */
+  roleInfo: RoleInfo | null;
+}
+
+/**
+ * The session, user and team role behind a bearer token in one query, or null when the token is
+ * unknown, ended or its user may not sign in.
+ */
+export async function authenticate(db: Db, token: string, now: Date): Promise<Authenticated | null> {
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, permissions: teamRoles.permissions, cmsPermissions: teamRoles.cmsPermissions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    // Only a role of the member's own website counts.
+    .leftJoin(teamRoles, and(eq(teamRoles.id, users.teamRoleId), eq(teamRoles.websiteId, users.websiteId)))
     .where(eq(sessions.tokenHash, hashToken(token)));
   if (!row || !isLive(row.session, now) || row.user.status !== 'active') return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
   }
-  return row;
+  const { session, user, permissions, cmsPermissions } = row;
+  const roleInfo = user.type === 'teammember' && permissions && cmsPermissions ? { permissions, cmsPermissions } : null;
+  return { session, user, roleInfo };
 }
 
 export async function revokeSession(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {

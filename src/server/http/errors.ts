@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldError, Failure } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
+import { isDataException } from '../store/pg-errors';
 import { translateIssue } from './i18n';
 
 /** An error a route throws on purpose: its status and translated message reach the caller. */
@@ -59,6 +60,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     const known = error.code ? byCode[error.code] : undefined;
     if (known) return sendFailure(reply, known.status, { message: request.t(known.message) });
     if (error instanceof SyntaxError) return sendFailure(reply, 400, { message: request.t(messages.malformedJson) });
+    if (isDataException(error)) {
+      request.log.info({ err: error }, 'value the database cannot hold');
+      return sendFailure(reply, 400, { message: request.t(messages.badRequest) });
+    }
 
     const status = error.statusCode ?? 500;
     if (status >= 500) {

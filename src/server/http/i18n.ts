@@ -25,7 +25,8 @@ declare module 'fastify' {
 
 export function translator(lang: InterfaceLanguage): Translate {
   const i18n = i18nFor[lang];
-  return (descriptor, values) => i18n._(descriptor.id!, values, { message: descriptor.message });
+  // A descriptor may carry its values (`{ ...messages.deleted, values: { Item } }`), so an HttpError can too.
+  return (descriptor, values = descriptor.values) => i18n._(descriptor.id!, values, { message: descriptor.message });
 }
 
 type Issue = { code: string; message: string; path: PropertyKey[] } & Record<string, unknown>;

@@ -14,9 +14,9 @@ import { HttpError } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 import { ok } from '../http/reply';
 import { caller } from '../policy';
+import { PG_UNIQUE_VIOLATION, pgError } from '../store/pg-errors';
 import { sessions, users } from '../store/schema';
 
-const isUniqueViolation = (err: unknown) => (err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
 
 export async function profileRoutes(app: FastifyInstance, { store, clock }: ServerContext) {
   const db = store.db;
@@ -37,7 +37,7 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
         .returning();
       return ok(await toAuthUser(db, updated!), { message: request.t(messages.profileUpdated) });
     } catch (err) {
-      if (isUniqueViolation(err)) {
+      if (pgError(err)?.code === PG_UNIQUE_VIOLATION) {
         // A field the user corrects in the form, like any validation error; 409 means a version conflict.
         throw new HttpError(400, messages.usernameTaken, undefined, [{ path: 'body.username', message: request.t(messages.usernameTaken) }]);
       }

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
 import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
-import { users } from './schema';
+import { languages, users } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -38,6 +38,16 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     expect(await verify(rows[0]!.passwordHash, password)).toBe(true);
   });
 
+  it('creates English and German, each named in both interface languages', async () => {
+    const store = await createTestStore(kind, recorder().init());
+    stores.push(store);
+    const rows = await store.db.select().from(languages).orderBy(languages.code);
+    expect(rows.map(({ name, code, content }) => ({ name, code, content }))).toEqual([
+      { name: 'German', code: 'de', content: { en: { name: 'German' }, de: { name: 'Deutsch' } } },
+      { name: 'English', code: 'en', content: { en: { name: 'English' }, de: { name: 'Englisch' } } },
+    ]);
+  });
+
   it('uses ADMIN_EMAIL and ADMIN_PASSWORD and prints no password of its own', async () => {
     const { created, init } = recorder();
     const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery' }));
@@ -55,6 +65,7 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     await init({ adminEmail: 'other@x.test', adminPassword: 'another password' })(store.db);
     expect(created).toHaveLength(1);
     expect(await store.db.select().from(users)).toHaveLength(1);
+    expect(await store.db.select().from(languages)).toHaveLength(2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { settings, users } from './schema';
+import { languages, settings, users } from './schema';
 import type { Initialize } from './open';
 import { hashPassword } from '../auth/passwords';
 
@@ -17,10 +17,16 @@ export interface FirstAdmin {
 
 const MARKER = 'store.initialized';
 
+/** The interface languages, so the switcher and the language screens start with something (spec §3). */
+const FIRST_LANGUAGES = [
+  { name: 'English', code: 'en', content: { en: { name: 'English' }, de: { name: 'Englisch' } } },
+  { name: 'German', code: 'de', content: { en: { name: 'German' }, de: { name: 'Deutsch' } } },
+];
+
 /**
- * The first start of an empty store creates the first admin. The marker row and the admin are
- * written in one transaction, so the admin exists exactly once: a concurrent or later start finds
- * the marker, and a start killed halfway leaves neither.
+ * The first start of an empty store creates the first admin and the English and German
+ * languages. The marker row and all that are written in one transaction, so they exist exactly
+ * once: a concurrent or later start finds the marker, and a start killed halfway leaves nothing.
  */
 export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: FirstAdmin) => void): Initialize {
   return async (db) => {
@@ -43,6 +49,7 @@ export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: F
         firstName: 'Admin',
         lastName: '',
       });
+      await tx.insert(languages).values(FIRST_LANGUAGES);
       return admin;
     });
     if (created) onAdminCreated(created);

@@ -4,7 +4,7 @@ import { createTestStore, storeKinds } from '../../../tests/support/store';
 import { seedUser } from '../../../tests/support/users';
 import { pruneExpired } from './maintenance';
 import type { Store } from './open';
-import { pinChallenges, rateLimits, sessions } from './schema';
+import { idempotencyKeys, pinChallenges, rateLimits, sessions } from './schema';
 
 const stores: Store[] = [];
 afterEach(async () => Promise.all(stores.splice(0).map((s) => s.close())));
@@ -38,10 +38,14 @@ describe.each(storeKinds)('pruning expired rows (%s)', (kind) => {
     const challenge = (expiresAt: Date) => ({ userId: user.id, purpose: 'login' as const, pinHash: 'h', createdAt: expiresAt, expiresAt });
     await store.db.insert(pinChallenges).values([challenge(ago(0.5)), challenge(ago(2))]);
 
+    const answered = (key: string, createdAt: Date) => ({ caller: user.id, key, requestHash: 'h', status: 201, response: '{}', createdAt });
+    await store.db.insert(idempotencyKeys).values([answered('six-days', ago(6)), answered('eight-days', ago(8))]);
+
     await pruneExpired(store.db, now);
 
     expect((await store.db.select().from(sessions)).map((s) => s.tokenHash).toSorted()).toEqual(['live', 'revoked-an-hour-ago']);
     expect((await store.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['fresh']);
     expect(await store.db.select().from(pinChallenges)).toHaveLength(1);
+    expect((await store.db.select().from(idempotencyKeys)).map((k) => k.key)).toEqual(['six-days']);
   });
 });

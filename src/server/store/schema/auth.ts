@@ -1,6 +1,6 @@
 import { index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { uuidv7 } from '../../../contract/uuid';
-import { users } from './users';
+import { users } from './tenancy';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

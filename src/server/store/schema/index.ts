@@ -2,6 +2,4 @@ export * from './auth';
 export * from './catalogs';
 export * from './idempotency';
 export * from './settings';
-export * from './team';
-export * from './users';
-export * from './websites';
+export * from './tenancy';

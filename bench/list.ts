@@ -1,0 +1,129 @@
+import Fastify from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { buildApp } from '../src/server/app';
+import { openSession } from '../src/server/auth/sessions';
+import { openStore } from '../src/server/store/open';
+import { memoryMailer, TEST_SECRET } from '../tests/support/app';
+import { createPgDatabase } from '../tests/support/store';
+import { seedUser } from '../tests/support/users';
+import { load, type LoadResult } from './load';
+
+export const ROWS = 100_000;
+
+/** What a list screen asks: the first page, a search, a deep page, a reversed sort. */
+const PATHS = [
+  '/api/categories?page=1&limit=10',
+  // A tag word: 100 names.
+  '/api/categories?page=1&limit=10&search=c4ca42',
+  // A number prefix across names: 111 rows, with trigrams every name shares.
+  '/api/categories?page=2&limit=10&search=category%20123',
+  '/api/categories?page=500&limit=20&sortBy=name&sortOrder=desc',
+  // Hex noise in descriptions: a few dozen rows.
+  '/api/categories?page=1&limit=10&sortBy=createdAt&sortOrder=desc&search=beef',
+];
+
+const SORT_COLUMNS: Record<string, string> = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' };
+
+/**
+ * The floor: the same SQL our generic list runs (search on the trigram-indexed columns, sort with
+ * the id tie-break, one page, the count), behind a bare Fastify route and a bare pg pool, with no
+ * validation, policy, session lookup or schema serialization.
+ */
+async function bareServer(url: string) {
+  const pool = new Pool({ connectionString: url, max: 10 });
+  const app = Fastify({ logger: false });
+  app.get('/api/categories', async (request) => {
+    const q = request.query as Record<string, string | undefined>;
+    const page = Number(q.page ?? 1);
+    const limit = Number(q.limit ?? 10);
+    const column = SORT_COLUMNS[q.sortBy ?? 'name'] ?? 'name';
+    const order = q.sortOrder === 'desc' ? 'desc' : 'asc';
+    const params: unknown[] = [];
+    let where = '';
+    if (q.search) {
+      params.push(`%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where = 'where (name ilike $1 or description ilike $1)';
+    }
+    const [rows, count] = await Promise.all([
+      pool.query(
+        `select id, version, created_at, updated_at, name, description from categories ${where} order by ${column} ${order}, id ${order} limit ${limit} offset ${(page - 1) * limit}`,
+        params,
+      ),
+      pool.query(`select count(*)::int as count from categories ${where}`, params),
+    ]);
+    const totalItems = count.rows[0].count as number;
+    return {
+      success: true,
+      data: rows.rows.map((r) => ({
+        _id: r.id,
+        version: r.version,
+        createdAt: r.created_at.toISOString(),
+        updatedAt: r.updated_at.toISOString(),
+        name: r.name,
+        description: r.description,
+      })),
+      pagination: { currentPage: page, totalPages: Math.ceil(totalItems / limit), totalItems, itemsPerPage: limit },
+    };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, pool, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`) };
+}
+
+export interface ListBenchResult {
+  rows: number;
+  ours: LoadResult;
+  bare: LoadResult;
+  throughputRatio: number;
+  p99Ratio: number;
+}
+
+export async function benchList({ seconds = 5, concurrency = 16 } = {}): Promise<ListBenchResult> {
+  const database = await createPgDatabase();
+  const store = await openStore({ kind: 'postgres', url: database.url }, async () => {});
+  try {
+    // 100,000 distinct names; each of 1,000 tag words is in 100 names, and descriptions hold hex
+    // noise, so a search matches tens to hundreds of rows as on a real catalog.
+    await store.db.execute(
+      `insert into categories (id, name, description, created_at, updated_at)
+       select gen_random_uuid(), 'Category ' || g || ' ' || substr(md5((g % 1000)::text), 1, 6),
+              'About ' || md5(g::text), now() - (g || ' seconds')::interval, now()
+       from generate_series(1, ${ROWS}) g` as never,
+    );
+    await store.db.execute('analyze categories' as never);
+    const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
+    const token = await openSession(store.db, admin.id, { userAgent: 'bench', ip: '127.0.0.1' }, new Date());
+
+    const ours = await buildApp({
+      config: { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false },
+      store,
+      mailer: memoryMailer(),
+      logger: false,
+    });
+    await ours.listen({ port: 0, host: '127.0.0.1' });
+    const bare = await bareServer(database.url);
+    try {
+      const oursUrl = new URL(`http://127.0.0.1:${(ours.server.address() as AddressInfo).port}`);
+      const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      // Warm both (JIT, pg plans, connection pools) before anything counts.
+      await load(oursUrl, PATHS, headers, { seconds: 1, concurrency });
+      await load(bare.url, PATHS, headers, { seconds: 1, concurrency });
+      const bareResult = await load(bare.url, PATHS, headers, { seconds, concurrency });
+      const oursResult = await load(oursUrl, PATHS, headers, { seconds, concurrency });
+      return {
+        rows: ROWS,
+        ours: oursResult,
+        bare: bareResult,
+        throughputRatio: oursResult.perSecond / bareResult.perSecond,
+        p99Ratio: oursResult.p99 / bareResult.p99,
+      };
+    } finally {
+      await bare.app.close();
+      await bare.pool.end();
+      await ours.close();
+    }
+  } finally {
+    await store.close().catch(() => {});
+    await database.drop();
+  }
+}

@@ -1,0 +1,49 @@
+import { Agent, request } from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/**
+ * A closed-loop load generator: `concurrency` clients each send the next request as soon as the
+ * previous answered, for `seconds`. Plain node:http with keep-alive, so the generator itself costs
+ * as little as possible and the same for every server it measures.
+ */
+export async function load(url: URL, paths: string[], headers: Record<string, string>, { seconds = 5, concurrency = 16 } = {}): Promise<LoadResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const until = performance.now() + seconds * 1000;
+
+  const once = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(new URL(path, url), { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  async function client() {
+    while (performance.now() < until) {
+      const path = paths[next++ % paths.length]!;
+      const started = performance.now();
+      const status = await once(path).catch(() => 0);
+      latencies.push(performance.now() - started);
+      if (status !== 200) errors++;
+    }
+  }
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
+}
