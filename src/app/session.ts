@@ -1,7 +1,10 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { readStored, TOKEN_KEY } from '../api/storage';
+import { apiBase } from '../api/base';
+import { readStored, storedLanguage, TOKEN_KEY } from '../api/storage';
 import { SessionUserSchema, type SessionUser } from '../api/user';
+import { toInterfaceLanguage } from '../contract/languages';
 import { isAdmin } from '../contract/permissions';
+import { claimUnsent, clearLocalData, writeSessionMeta } from '../db/database';
 
 export type { SessionUser } from '../api/user';
 
@@ -62,23 +65,40 @@ export function isAuthenticated(): boolean {
   return authenticated(readSession());
 }
 
+/** The service worker replays the outbox with these (DESIGN §6); it cannot read localStorage. */
+function shareWithWorker(token: string | null, language: string = storedLanguage()): void {
+  writeSessionMeta({ token, language, base: apiBase() }).catch((error: unknown) => console.warn('Could not share the session with the service worker', error));
+}
+
 export function saveSession(token: string, user: SessionUser): void {
   localStorage.setItem(TOKEN_KEY, token);
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   localStorage.removeItem(PENDING_USER_KEY);
+  shareWithWorker(token);
+  claimUnsent(user.id).catch((error: unknown) => console.warn('Could not check the unsent changes', error));
   announce();
 }
 
 export function updateStoredUser(user: SessionUser): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
+  shareWithWorker(readStored(TOKEN_KEY), toInterfaceLanguage(user.language));
   announce();
 }
 
-export function clearSession(): void {
+/**
+ * Signs out on this device: the token, the user and everything Dexie holds (cache, records, the
+ * outbox, the worker's copy of the token) go; Dexie is emptied in the background, before any
+ * later write to it (its transactions run in the order they were started).
+ * `{ rejected: true }`: the server ended the session (expired, signed out elsewhere); the user's
+ * unsent changes stay for their next sign-in, since nothing a user typed may be lost.
+ */
+export function clearSession({ rejected = false } = {}): void {
+  const userId = rejected ? readSession().user?.id : undefined;
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(PENDING_USER_KEY);
   announce();
+  clearLocalData(userId).catch((error: unknown) => console.warn('Could not clear the local data', error));
 }
 
 export function readPendingUser(): { emailOrUsername: string } | null {

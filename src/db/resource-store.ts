@@ -1,8 +1,14 @@
+import type { z } from 'zod';
 import type { FieldError, Pagination } from '../contract/envelope';
-import type { EntityOf, QueryOf, Resource } from '../contract/resource';
+import type { EntityBaseSchema, EntityOf, QueryOf, Resource } from '../contract/resource';
 
-/** An entity as the client holds it: `_id` becomes `id` once, in `api/` (DESIGN §4). */
-export type Row<R extends Resource = Resource> = Omit<EntityOf<R>, '_id'> & { id: string };
+/**
+ * An entity as the client holds it: `_id` becomes `id` once, in `api/` (DESIGN §4). The base fields
+ * are spelled out because `Omit` over the generic `Resource`'s index signature would lose them.
+ * `pending` marks a cached row whose local change (create or update) has not reached the server yet.
+ */
+export type Row<R extends Resource = Resource> = Omit<EntityOf<R>, '_id'> &
+  Omit<z.infer<typeof EntityBaseSchema>, '_id'> & { id: string; pending?: boolean };
 
 export interface ListPage<T> {
   items: T[];

@@ -1,3 +1,5 @@
+// IndexedDB for Dexie (src/db): an in-memory one per test file.
+import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';

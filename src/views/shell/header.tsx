@@ -10,9 +10,10 @@ import { useDismiss } from '../../components/use-dismiss';
 import { FilterPanel } from './filter-panel';
 import styles from './header.module.css';
 import { useRegisteredListControls, type ListControls } from './list-controls';
+import { SyncStatus } from './sync-status';
 import { UserMenu } from './user-menu';
 
-type Popup = 'search' | 'filters' | 'user' | null;
+type Popup = 'search' | 'filters' | 'sync' | 'user' | null;
 
 interface HeaderProps {
   sidebarOpen: boolean;
@@ -82,6 +83,7 @@ export function Header({ sidebarOpen, onMenu }: HeaderProps) {
           </div>
         </div>
         <FilterPanel controls={controls} open={popup === 'filters'} onOpenChange={toggle('filters')} />
+        <SyncStatus open={popup === 'sync'} onOpenChange={toggle('sync')} />
         <LanguageSwitcher />
         <UserMenu open={popup === 'user'} onOpenChange={toggle('user')} />
       </div>

@@ -1,9 +1,12 @@
+import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LogOut, UserRound } from 'lucide-react';
 import { useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useAuth } from '../../app/auth';
+import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
+import { countUnsynced } from '../../db/outbox';
 import { useDismiss } from '../../components/use-dismiss';
 import styles from './header.module.css';
 import { initials } from './initials';
@@ -17,13 +20,31 @@ export function UserMenu({ open, onOpenChange }: UserMenuProps) {
   const { t } = useLingui();
   const { user } = useSession();
   const { logout } = useAuth();
+  const { confirm } = useConfirm();
   const [, navigate] = useLocation();
   const root = useRef<HTMLDivElement>(null);
   useDismiss(root, open, () => onOpenChange(false));
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ') || user?.username;
 
+  /** DESIGN §6: signing out empties Dexie, so changes the server has not got yet would be lost. */
+  async function mayLoseChanges(): Promise<boolean> {
+    const unsynced = await countUnsynced().catch(() => 0);
+    if (unsynced === 0) return true;
+    return confirm({
+      type: 'warning',
+      title: t`Changes not sent`,
+      message: plural(unsynced, {
+        one: 'You have # change that is not on the server yet. If you sign out now, it is lost.',
+        other: 'You have # changes that are not on the server yet. If you sign out now, they are lost.',
+      }),
+      confirmText: t`Sign out anyway`,
+      cancelText: t`Cancel`,
+    });
+  }
+
   async function signOut() {
     onOpenChange(false);
+    if (!(await mayLoseChanges())) return;
     // Spec §2: to /login even when the server call fails; logout() clears the session either way.
     await logout().catch(() => {});
     navigate('/login', { replace: true });

@@ -1,0 +1,75 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { resourceMessages, type Resource } from '../contract/resource';
+import type { NewEntry } from '../db/outbox';
+import type { Mutation } from '../db/resource-store';
+import { ifMatch } from './send';
+
+/* What a mutation sends, described without sending it: the page, the outbox and the service worker share this (no window, no session). */
+
+/** A mutation as the wire wants it (DESIGN §4); the outbox adds the Idempotency-Key when it sends it. */
+export interface MutationRequest {
+  method: 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** Where the entity lives, also for a create. */
+  itemPath: string;
+  body?: Record<string, unknown>;
+  /** The version the change is based on: sent as If-Match. Null for a create. */
+  baseVersion: number | null;
+  headers: Record<string, string>;
+}
+
+/** A list's query string: empty values are left out (spec §5), the rest in the order given. */
+export function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export function itemPath(resource: Pick<Resource, 'paths'>, id: string): string {
+  return resource.paths.item.replace(':id', encodeURIComponent(id));
+}
+
+/** One of the resource's spec §8 messages, with its values: the call's fallback. */
+export function fixed(resource: Resource, key: 'loadFailed' | 'createFailed' | 'updateFailed' | 'deleteFailed'): MessageDescriptor {
+  const [descriptor, values] = resourceMessages(resource, (d) => i18n._(d))[key];
+  return { ...descriptor, values };
+}
+
+/** The translated fallback of a mutation ("Failed to update category"), stored with its outbox entry. */
+export function mutationFallback(resource: Resource, kind: Mutation['kind']): string {
+  return i18n._(fixed(resource, kind === 'create' ? 'createFailed' : kind === 'update' ? 'updateFailed' : 'deleteFailed'));
+}
+
+/** The request a mutation makes: POST with the client's `_id`, PUT with the changed fields, DELETE; If-Match for both. */
+export function describeMutation(resource: Resource, mutation: Mutation): MutationRequest {
+  const item = itemPath(resource, mutation.id);
+  switch (mutation.kind) {
+    case 'create':
+      return { method: 'POST', path: resource.paths.list, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null, headers: {} };
+    case 'update':
+      return { method: 'PUT', path: item, itemPath: item, body: mutation.values, baseVersion: mutation.baseVersion, headers: { 'If-Match': ifMatch(mutation.baseVersion) } };
+    case 'delete':
+      return { method: 'DELETE', path: item, itemPath: item, baseVersion: mutation.baseVersion, headers: { 'If-Match': ifMatch(mutation.baseVersion) } };
+  }
+}
+
+/** The outbox entry of a mutation: its request plus what the sync panel shows (`title`: the record's name). */
+export function outboxEntry(resource: Resource, mutation: Mutation, title: string): NewEntry {
+  const request = describeMutation(resource, mutation);
+  return {
+    resource: resource.name,
+    entityId: mutation.id,
+    kind: mutation.kind,
+    method: request.method,
+    path: request.path,
+    itemPath: request.itemPath,
+    body: request.body,
+    baseVersion: request.baseVersion,
+    label: { item: i18n._(resource.label.one), title },
+    fallback: mutationFallback(resource, mutation.kind),
+  };
+}

@@ -1,0 +1,103 @@
+import { i18n } from '@lingui/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { subcategories } from '../contract/resources/catalogs';
+import { describeMutation, queryString } from './mutations';
+import { resourceApi } from './resource';
+import { ApiError } from './send';
+
+const fetchMock = vi.fn<typeof fetch>();
+const ID = '0190d6b0-0000-7000-8000-00000000000a';
+const CATEGORY = '0190d6b0-0000-7000-8000-0000000000c1';
+const at = '2024-05-01T10:00:00.000Z';
+const entity = { _id: ID, version: 4, createdAt: at, updatedAt: at, name: 'Wine', description: '', categoryId: CATEGORY };
+const pagination = { currentPage: 1, totalPages: 1, totalItems: 1, itemsPerPage: 10 };
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+const url = () => String(fetchMock.mock.calls[0]?.[0]);
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  localStorage.setItem('auth_token', 'tok-1');
+});
+
+afterEach(() => {
+  fetchMock.mockReset();
+  localStorage.clear();
+});
+
+describe('resourceApi', () => {
+  it('lists from the entry’s path, leaving empty query values out, and maps _id to id', async () => {
+    fetchMock.mockResolvedValue(json({ success: true, data: [entity], pagination }));
+
+    const page = await resourceApi(subcategories).list({ page: 2, limit: 10, search: '', categoryId: CATEGORY, sortBy: undefined });
+
+    expect(url()).toBe(`/api/subcategories?page=2&limit=10&categoryId=${CATEGORY}`);
+    expect(page).toEqual({ items: [{ id: ID, version: 4, createdAt: at, updatedAt: at, name: 'Wine', description: '', categoryId: CATEGORY }], pagination });
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get('Authorization')).toBe('Bearer tok-1');
+  });
+
+  it('fails with "Failed to load {items}" when the server names no reason', async () => {
+    fetchMock.mockResolvedValue(json({ success: false }, 500));
+
+    const error = await resourceApi(subcategories).list({}).catch((reason: unknown) => reason);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('Failed to load subcategories');
+  });
+
+  it('says it in the interface language', async () => {
+    i18n.loadAndActivate({ locale: 'de', messages: { 'resource.loadFailed': 'Fehler beim Laden: {items}', 'resource.subcategories': 'Unterkategorien' } });
+    fetchMock.mockResolvedValue(json({ success: false }, 500));
+
+    await expect(resourceApi(subcategories).list({})).rejects.toThrow('Fehler beim Laden: Unterkategorien');
+  });
+
+  it('refuses a list whose rows do not have the entity’s shape', async () => {
+    fetchMock.mockResolvedValue(json({ success: true, data: [{ ...entity, version: 'x' }], pagination }));
+
+    await expect(resourceApi(subcategories).list({})).rejects.toThrow('Failed to load subcategories');
+  });
+
+  it('gets one entity from the item path', async () => {
+    fetchMock.mockResolvedValue(json({ success: true, data: entity }));
+
+    const row = await resourceApi(subcategories).get(ID);
+    expect(url()).toBe(`/api/subcategories/${ID}`);
+    expect(row).toMatchObject({ id: ID, name: 'Wine' });
+    expect(row).not.toHaveProperty('_id');
+  });
+});
+
+describe('describeMutation', () => {
+  it('creates with POST to the list path, the client’s _id in the body', () => {
+    expect(describeMutation(subcategories, { kind: 'create', id: ID, values: { name: 'Wine' } })).toEqual({
+      method: 'POST',
+      path: '/api/subcategories',
+      itemPath: `/api/subcategories/${ID}`,
+      body: { name: 'Wine', _id: ID },
+      baseVersion: null,
+      headers: {},
+    });
+  });
+
+  it('updates with PUT of the changed fields and If-Match', () => {
+    expect(describeMutation(subcategories, { kind: 'update', id: ID, values: { name: 'Red wine' }, baseVersion: 4 })).toMatchObject({
+      method: 'PUT',
+      path: `/api/subcategories/${ID}`,
+      body: { name: 'Red wine' },
+      baseVersion: 4,
+      headers: { 'If-Match': '"4"' },
+    });
+  });
+
+  it('deletes with If-Match and no body', () => {
+    const request = describeMutation(subcategories, { kind: 'delete', id: ID, baseVersion: 4 });
+    expect(request).toMatchObject({ method: 'DELETE', path: `/api/subcategories/${ID}`, headers: { 'If-Match': '"4"' } });
+    expect(request.body).toBeUndefined();
+  });
+});
+
+describe('queryString', () => {
+  it('is empty without values', () => {
+    expect(queryString({ search: '', page: undefined })).toBe('');
+  });
+});

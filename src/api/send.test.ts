@@ -1,0 +1,68 @@
+import { describe, expect, it, vi } from 'vitest';
+import { messages } from '../contract/messages';
+import { ApiError, send, sourceText, ValidationError, type Transport } from './send';
+
+// The core runs in the service worker too: everything it needs comes in the Transport, nothing
+// from localStorage or Lingui (request.test.ts covers the page's transport).
+function worker(fetchImpl: typeof fetch, changes: Partial<Transport> = {}): Transport {
+  return { base: 'https://api.example.test', token: 'tok-w', language: 'de', translate: sourceText, fetch: fetchImpl, ...changes };
+}
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+
+describe('send', () => {
+  it('sends the transport’s token, language and base, the caller’s headers and a JSON body', async () => {
+    localStorage.setItem('auth_token', 'tok-page');
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(json({ success: true, data: { ok: 1 } }, 201));
+
+    const answer = await send('/api/categories', { method: 'POST', body: { name: 'x' }, headers: { 'Idempotency-Key': 'k-1' } }, worker(fetchImpl));
+
+    expect(answer).toEqual({ status: 201, envelope: { success: true, data: { ok: 1 } } });
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    const headers = new Headers(init?.headers);
+    expect(url).toBe('https://api.example.test/api/categories');
+    expect([headers.get('Authorization'), headers.get('Accept-Language'), headers.get('Idempotency-Key'), headers.get('Content-Type')]).toEqual([
+      'Bearer tok-w',
+      'de',
+      'k-1',
+      'application/json',
+    ]);
+    expect(init?.body).toBe('{"name":"x"}');
+    localStorage.clear();
+  });
+
+  it('takes an already translated fallback as it is', async () => {
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(json({ success: false }, 403));
+
+    await expect(send('/x', { fallback: 'Kategorie konnte nicht geändert werden' }, worker(fetchImpl))).rejects.toThrow('Kategorie konnte nicht geändert werden');
+  });
+
+  it('names a network failure with the transport’s translation', async () => {
+    const fetchImpl = vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch'));
+
+    const error = (await send('/x', {}, worker(fetchImpl)).catch((reason: unknown) => reason)) as ApiError;
+    expect([error.message, error.status]).toEqual([messages.networkError.message, 0]);
+  });
+
+  it('tells the transport about a 401, with the headers it sent', async () => {
+    const onUnauthorized = vi.fn();
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(json({ success: false, message: 'Please sign in again.' }, 401));
+
+    await expect(send('/x', {}, worker(fetchImpl, { onUnauthorized }))).rejects.toBeInstanceOf(ApiError);
+    expect((onUnauthorized.mock.calls[0]![0] as Headers).get('Authorization')).toBe('Bearer tok-w');
+  });
+
+  it('returns the field errors of a 400 and the current row of a 409 as details', async () => {
+    const errors = [{ path: 'body.name', message: 'Taken' }];
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(json({ success: false, message: 'Invalid', errors }, 400))
+      .mockResolvedValueOnce(json({ success: false, message: 'Changed', data: { _id: 'a', version: 2 } }, 409));
+
+    const invalid = await send('/x', {}, worker(fetchImpl)).catch((reason: unknown) => reason);
+    const conflict = (await send('/x', {}, worker(fetchImpl)).catch((reason: unknown) => reason)) as ApiError;
+
+    expect((invalid as ValidationError).errors).toEqual(errors);
+    expect([conflict.status, (conflict.details as { data: unknown }).data]).toEqual([409, { _id: 'a', version: 2 }]);
+  });
+});

@@ -1,0 +1,138 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { FieldErrorSchema, type FieldError, type Success } from '../contract/envelope';
+import { messages } from '../contract/messages';
+
+/**
+ * The core of every API call (DESIGN §4), free of window, localStorage and React, so the page's
+ * request() and the service worker's outbox replay run the same code: headers, JSON, the envelope,
+ * ApiError and ValidationError. What differs between the two is handed in as a Transport.
+ */
+
+/**
+ * A failed call (spec §8): the server's message or a fixed one, the HTTP status (0: no answer at all),
+ * and as details the parsed body, or the underlying error when there was no usable body.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 whose body names the fields that failed validation. */
+export class ValidationError extends ApiError {
+  override name = 'ValidationError';
+  constructor(
+    message: string,
+    readonly errors: FieldError[],
+    details: unknown,
+  ) {
+    super(message, 400, details);
+  }
+}
+
+export interface SendOptions {
+  method?: string;
+  /** Sent as JSON; leave undefined to send no body. */
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /**
+   * The call's fixed message (spec §8), shown when the server names no reason; "Request failed"
+   * otherwise. A string is an already translated message (the outbox stores them so).
+   */
+  fallback?: MessageDescriptor | string;
+}
+
+/** Who calls and how: the page reads these from localStorage, the service worker from Dexie's meta table. */
+export interface Transport {
+  /** Origin of the API without a trailing slash; '' for the app's own origin. */
+  base: string;
+  token: string | null;
+  /** Accept-Language: the interface language (en | de). */
+  language: string;
+  /** Turns a fixed message into text: the page uses Lingui; the worker, which has no catalog, the English source. */
+  translate: (descriptor: MessageDescriptor) => string;
+  /** Told the headers of a call the server answered 401, so the page can end a rejected session. */
+  onUnauthorized?: (sent: Headers) => void;
+  fetch?: typeof fetch;
+}
+
+export interface Exchange {
+  status: number;
+  envelope: Success<unknown>;
+}
+
+const FieldErrorsSchema = FieldErrorSchema.array();
+
+/** A descriptor's own English text: what the worker shows, since it loads no catalog. */
+export function sourceText(descriptor: MessageDescriptor): string {
+  return descriptor.message ?? descriptor.id;
+}
+
+/** DESIGN §4: the version an update or delete was based on, as its If-Match header value. */
+export function ifMatch(version: number): string {
+  return `"${version}"`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function buildHeaders(transport: Transport, hasBody: boolean, extra: Record<string, string> | undefined): Headers {
+  const headers = new Headers({ Accept: 'application/json', 'Accept-Language': transport.language });
+  if (transport.token) headers.set('Authorization', `Bearer ${transport.token}`);
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
+  return headers;
+}
+
+/** A caller that aborts wants its AbortError back, not a "network error". */
+function rethrowIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason;
+}
+
+function failure(status: number, payload: unknown, fallback: string): ApiError {
+  const body = isRecord(payload) ? payload : {};
+  const message = typeof body.message === 'string' && body.message ? body.message : fallback;
+  const errors = FieldErrorsSchema.safeParse(body.errors);
+  if (status === 400 && errors.success) return new ValidationError(message, errors.data, payload);
+  return new ApiError(message, status, payload);
+}
+
+/** Sends one call and returns the success envelope; anything else throws an ApiError. */
+export async function send(path: string, options: SendOptions, transport: Transport): Promise<Exchange> {
+  const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed } = options;
+  const hasBody = body !== undefined;
+  const headers = buildHeaders(transport, hasBody, extra);
+  const networkError = (status: number, cause: unknown) => new ApiError(transport.translate(messages.networkError), status, cause);
+
+  let response: Response;
+  try {
+    response = await (transport.fetch ?? fetch)(transport.base + path, {
+      method,
+      headers,
+      body: hasBody ? JSON.stringify(body) : undefined,
+      signal,
+    });
+  } catch (error) {
+    rethrowIfAborted(signal);
+    throw networkError(0, error);
+  }
+  if (response.status === 401) transport.onUnauthorized?.(headers);
+
+  let payload: unknown;
+  try {
+    payload = JSON.parse(await response.text());
+  } catch (error) {
+    rethrowIfAborted(signal);
+    throw networkError(response.status, error);
+  }
+
+  if (response.ok && isRecord(payload) && payload.success === true) return { status: response.status, envelope: payload as Success<unknown> };
+  throw failure(response.status, payload, typeof fallback === 'string' ? fallback : transport.translate(fallback));
+}

@@ -1,0 +1,178 @@
+import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
+import type { FieldError, Pagination } from '../contract/envelope';
+
+/**
+ * The client's IndexedDB (DESIGN §6), shared by the page and the service worker: no window, no
+ * React here. Rows of `records` and `cache` are the server's truth; what this device changed and
+ * the server has not confirmed lives in `outbox` and is laid over them when read (db/view.ts).
+ */
+
+/** An entity exactly as the server sent it (`_id`, `version`, …); validated only when read. */
+export type WireRow = Record<string, unknown> & { _id: string; version: number };
+
+/** One list page of one resource for one query: the ids in order, the server's pagination. */
+export interface CachedPage {
+  /** `${resource}?${canonical query}` (view.ts cacheKey). */
+  key: string;
+  resource: string;
+  /** The canonical query the page answers, parsed by the resource's query schema. */
+  query: Record<string, string | number>;
+  ids: string[];
+  pagination: Pagination;
+  fetchedAt: number;
+}
+
+export interface CachedRecord {
+  resource: string;
+  id: string;
+  row: WireRow;
+  fetchedAt: number;
+  /**
+   * Versions from `ownFrom` up to `row.version` were written by this device's own outbox, so an
+   * edit based on any of them continues our own change instead of conflicting with someone else's.
+   */
+  ownFrom?: number;
+  /** When our create of this entity reached the server: list pages fetched before then still show it. */
+  createdLocally?: number;
+}
+
+export type OutboxStatus = 'pending' | 'conflict' | 'failed';
+export type MutationKind = 'create' | 'update' | 'delete';
+
+export interface OutboxEntry {
+  /** Auto-increment: the order mutations were made, and so the order they are replayed in, per entity. */
+  seq?: number;
+  resource: string;
+  entityId: string;
+  kind: MutationKind;
+  method: string;
+  path: string;
+  /** Where the entity lives once it exists (a create's conflict is resolved by an update there). */
+  itemPath: string;
+  body?: Record<string, unknown>;
+  idempotencyKey: string;
+  /** The version the change was based on (If-Match); null for a create. */
+  baseVersion: number | null;
+  status: OutboxStatus;
+  /** conflict and failed: the server's message; failed: its field errors and status too. */
+  error?: { message: string; errors: FieldError[]; status: number };
+  /** conflict: the server's current row (wire form), null when it sent none. */
+  current?: WireRow | null;
+  /** How often a replay sent it (answers that left it pending included). */
+  attempts: number;
+  createdAt: number;
+  /** For the sync panel, translated when the change was made: "category", "Drinks". */
+  label: { item: string; title: string };
+  /** "Failed to update category", translated when the change was made: the worker has no catalog. */
+  fallback: string;
+}
+
+export type MetaRow =
+  /** What the service worker needs to replay the outbox: the page writes it, the worker reads it. */
+  | { key: 'session'; token: string | null; language: string; base: string }
+  | { key: 'lastSync'; at: number }
+  /** The user whose unsent changes the outbox still holds after their session was rejected. */
+  | { key: 'unsentOwner'; userId: string };
+
+export const DATABASE_NAME = 'sitekeeper';
+
+interface SchemaVersion {
+  version: number;
+  stores: Record<string, string | null>;
+  upgrade?: (tx: Transaction) => Promise<unknown>;
+}
+
+/**
+ * Every layout the database ever had, oldest first. Never edit a shipped entry: add the next one
+ * (Dexie keeps the old declarations to upgrade from them). db/database.test.ts opens every older
+ * layout with data and checks it survives the upgrade to the newest.
+ */
+export const SCHEMA: readonly SchemaVersion[] = [
+  {
+    version: 1,
+    stores: {
+      cache: 'key, resource',
+      records: '[resource+id], resource',
+      outbox: '++seq, [resource+entityId]',
+      meta: 'key',
+    },
+  },
+  {
+    // The sync release: the status panel counts entries by status and by resource, and list pages
+    // find the entities created here since they were fetched. Entries queued before it get the
+    // fields replay now relies on.
+    version: 2,
+    stores: {
+      cache: 'key, resource, fetchedAt',
+      records: '[resource+id], resource, createdLocally',
+      outbox: '++seq, [resource+entityId], resource, status',
+    },
+    upgrade: (tx) =>
+      tx
+        .table<Partial<OutboxEntry>>('outbox')
+        .toCollection()
+        .modify((entry) => {
+          entry.status ??= 'pending';
+          entry.attempts ??= 0;
+          entry.itemPath ??= entry.path;
+          entry.label ??= { item: entry.resource ?? '', title: '' };
+          entry.fallback ??= '';
+        }),
+  },
+];
+
+export class SitekeeperDatabase extends Dexie {
+  cache!: EntityTable<CachedPage, 'key'>;
+  records!: Table<CachedRecord, [string, string]>;
+  outbox!: EntityTable<OutboxEntry, 'seq'>;
+  meta!: Table<MetaRow, string>;
+
+  constructor(name: string = DATABASE_NAME, upTo: number = Number.POSITIVE_INFINITY) {
+    super(name);
+    for (const { version, stores, upgrade } of SCHEMA) {
+      if (version > upTo) break;
+      const declared = this.version(version).stores(stores);
+      if (upgrade) declared.upgrade(upgrade);
+    }
+  }
+}
+
+/** The one connection of this page or worker. */
+export const db = new SitekeeperDatabase();
+
+/**
+ * Logout: nothing of this user may stay on the device (DESIGN §6). A session the server rejected
+ * (expired while the phone was offline) is not a logout: what the user typed and did not send yet
+ * stays, marked as theirs, until they sign in again — or someone else does (`claimUnsent`).
+ */
+export async function clearLocalData(keepUnsentOf?: string): Promise<void> {
+  await db.transaction('rw', [db.cache, db.records, db.outbox, db.meta], async () => {
+    await Promise.all([db.cache.clear(), db.records.clear(), db.meta.clear()]);
+    if (keepUnsentOf && (await db.outbox.count()) > 0) await db.meta.put({ key: 'unsentOwner', userId: keepUnsentOf });
+    else await db.outbox.clear();
+  });
+}
+
+/** At sign-in: another user's unsent changes are dropped, never sent with this user's token. */
+export async function claimUnsent(userId: string): Promise<void> {
+  await db.transaction('rw', [db.outbox, db.meta], async () => {
+    const owner = await db.meta.get('unsentOwner');
+    if (owner?.key !== 'unsentOwner') return;
+    if (owner.userId !== userId) await db.outbox.clear();
+    await db.meta.delete('unsentOwner');
+  });
+}
+
+export async function readSessionMeta(): Promise<Extract<MetaRow, { key: 'session' }> | null> {
+  const row = await db.meta.get('session');
+  return row?.key === 'session' ? row : null;
+}
+
+export async function writeSessionMeta(session: { token: string | null; language: string; base: string }): Promise<void> {
+  await db.meta.put({ key: 'session', ...session });
+}
+
+export async function readLastSync(): Promise<number | null> {
+  const row = await db.meta.get('lastSync');
+  return row?.key === 'lastSync' ? row.at : null;
+}

@@ -1,0 +1,396 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, ValidationError } from '../api/send';
+import type { Success } from '../contract/envelope';
+import { clearLocalData, db, SitekeeperDatabase, type OutboxEntry, type WireRow } from './database';
+import { discard, drain, enqueue, keepMine, rememberServerRow, retry, takeTheirs, type NewEntry, type OutboxRequest } from './outbox';
+
+const A = '0190d6b0-0000-7000-8000-00000000000a';
+const B = '0190d6b0-0000-7000-8000-00000000000b';
+
+function row(id: string, version: number, fields: Record<string, unknown> = {}): WireRow {
+  const at = '2024-05-01T10:00:00.000Z';
+  return { _id: id, version, createdAt: at, updatedAt: at, name: `Name ${version}`, description: '', ...fields };
+}
+
+const label = { item: 'category', title: '' };
+
+function create(id: string, body: Record<string, unknown> = { name: 'New' }): NewEntry {
+  return { resource: 'categories', entityId: id, kind: 'create', method: 'POST', path: '/api/categories', itemPath: `/api/categories/${id}`, body: { ...body, _id: id }, baseVersion: null, label, fallback: 'Failed to create category' };
+}
+
+function update(id: string, baseVersion: number, body: Record<string, unknown>): NewEntry {
+  const path = `/api/categories/${id}`;
+  return { resource: 'categories', entityId: id, kind: 'update', method: 'PUT', path, itemPath: path, body, baseVersion, label, fallback: 'Failed to update category' };
+}
+
+function remove(id: string, baseVersion: number): NewEntry {
+  const path = `/api/categories/${id}`;
+  return { resource: 'categories', entityId: id, kind: 'delete', method: 'DELETE', path, itemPath: path, baseVersion, label, fallback: 'Failed to delete category' };
+}
+
+type Answer = (call: OutboxRequest) => Success<unknown> | Error;
+
+/**
+ * A server in a function: every call is recorded; the answer is the next scripted one, or else an
+ * echo of the body as the entity at the version after If-Match (1 for a create).
+ */
+function scriptedServer(...answers: Answer[]) {
+  const calls: OutboxRequest[] = [];
+  const send = vi.fn(async (call: OutboxRequest) => {
+    calls.push(call);
+    const answer = answers.shift() ?? echo;
+    const result = answer(call);
+    if (result instanceof Error) throw result;
+    return result;
+  });
+  return { send, calls };
+}
+
+function versionOf(call: OutboxRequest): number {
+  return call.headers['If-Match'] ? Number(call.headers['If-Match'].replaceAll('"', '')) : 0;
+}
+
+function echo(call: OutboxRequest): Success<unknown> {
+  const id = call.method === 'POST' ? String(call.body?._id) : call.path.split('/').at(-1)!;
+  return { success: true, data: call.method === 'DELETE' ? null : row(id, versionOf(call) + 1, call.body) };
+}
+
+const conflict = (current: WireRow): Answer => () => new ApiError('Someone else changed this category in the meantime.', 409, { success: false, message: '…', data: current });
+const status = (code: number, message = 'Nope'): Answer => () => new ApiError(message, code, { success: false, message });
+const offline: Answer = () => new ApiError('Network error or server unavailable', 0, new TypeError('Failed to fetch'));
+
+const entries = () => db.outbox.orderBy('seq').toArray();
+const only = async (): Promise<OutboxEntry> => {
+  const all = await entries();
+  expect(all).toHaveLength(1);
+  return all[0]!;
+};
+const record = async (id: string) => (await db.records.get(['categories', id]))?.row;
+
+beforeEach(async () => {
+  await clearLocalData();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('enqueue', () => {
+  it('resolves once the entry is committed: another connection reads it', async () => {
+    const seq = await enqueue(update(A, 3, { name: 'Renamed' }));
+
+    const other = new SitekeeperDatabase();
+    const stored = await other.outbox.get(seq!);
+    other.close();
+    expect(stored).toMatchObject({ entityId: A, kind: 'update', status: 'pending', baseVersion: 3, attempts: 0, body: { name: 'Renamed' } });
+    expect(stored?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('rejects, and keeps nothing, when IndexedDB cannot store the entry', async () => {
+    vi.spyOn(db.outbox, 'add').mockRejectedValue(new DOMException('Quota exceeded', 'QuotaExceededError'));
+
+    await expect(enqueue(update(A, 3, { name: 'Renamed' }))).rejects.toThrow('Quota exceeded');
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('gives every entry its own Idempotency-Key', async () => {
+    await enqueue(update(A, 1, { name: 'One' }));
+    await enqueue(update(A, 1, { name: 'Two' }));
+
+    const [first, second] = await entries();
+    expect(first!.idempotencyKey).not.toBe(second!.idempotencyKey);
+  });
+});
+
+describe('drain', () => {
+  it('sends an entity’s entries in the order they were made, each with the version the previous one produced', async () => {
+    await enqueue(create(A, { name: 'Drinks' }));
+    await enqueue(update(A, 1, { name: 'Cold drinks' }));
+    await enqueue(update(A, 1, { description: 'Served cold' }));
+    const { send, calls } = scriptedServer();
+
+    const result = await drain(send);
+
+    expect(calls.map((call) => [call.method, call.path, call.headers['If-Match']])).toEqual([
+      ['POST', '/api/categories', undefined],
+      ['PUT', `/api/categories/${A}`, '"1"'],
+      ['PUT', `/api/categories/${A}`, '"2"'],
+    ]);
+    expect(calls[0]!.body).toEqual({ name: 'Drinks', _id: A });
+    expect(new Set(calls.map((call) => call.headers['Idempotency-Key'])).size).toBe(3);
+    expect(result).toMatchObject({ sent: 3, stopped: null });
+    expect(await db.outbox.count()).toBe(0);
+    expect(await record(A)).toMatchObject({ version: 3, description: 'Served cold' });
+  });
+
+  it('hands the entry’s translated fallback to send', async () => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    const { send, calls } = scriptedServer();
+
+    await drain(send);
+    expect(calls[0]!.fallback).toBe('Failed to update category');
+  });
+
+  it('on a 409 keeps the entry as a conflict with the server’s row, holds the entity’s later entries and goes on with others', async () => {
+    const theirs = row(A, 5, { name: 'Theirs' });
+    await enqueue(update(A, 3, { name: 'Mine' }));
+    await enqueue(update(A, 3, { description: 'Also mine' }));
+    await enqueue(update(B, 1, { name: 'Other' }));
+    const { send, calls } = scriptedServer(conflict(theirs));
+
+    const result = await drain(send);
+
+    expect(calls.map((call) => call.path)).toEqual([`/api/categories/${A}`, `/api/categories/${B}`]);
+    expect(result).toMatchObject({ sent: 1, stopped: null });
+    const [first, second] = await entries();
+    expect(first).toMatchObject({ status: 'conflict', current: theirs, error: { message: 'Someone else changed this category in the meantime.' } });
+    expect(second).toMatchObject({ status: 'pending', body: { description: 'Also mine' } });
+
+    // Another drain still holds them.
+    await drain(send);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('keep mine: sends the change again against the server’s version with a new key, then the held entries', async () => {
+    const theirs = row(A, 5, { name: 'Theirs', description: 'Their text' });
+    const seq = await enqueue(update(A, 3, { name: 'Mine' }));
+    await enqueue(update(A, 3, { description: 'Mine too' }));
+    const { send, calls } = scriptedServer(conflict(theirs));
+    await drain(send);
+
+    await keepMine(seq!);
+    expect(await record(A)).toEqual(theirs);
+    await drain(send);
+
+    expect(calls.map((call) => call.headers['If-Match'])).toEqual(['"3"', '"5"', '"6"']);
+    expect(calls[1]!.headers['Idempotency-Key']).not.toBe(calls[0]!.headers['Idempotency-Key']);
+    expect(calls[1]!.body).toEqual({ name: 'Mine' });
+    expect(await db.outbox.count()).toBe(0);
+    expect(await record(A)).toMatchObject({ version: 7, description: 'Mine too' });
+  });
+
+  it('take theirs: drops the entity’s local changes and caches the server’s row', async () => {
+    const theirs = row(A, 5, { name: 'Theirs' });
+    const seq = await enqueue(update(A, 3, { name: 'Mine' }));
+    await enqueue(update(A, 3, { description: 'Mine too' }));
+    await enqueue(update(B, 1, { name: 'Other' }));
+    const { send, calls } = scriptedServer(conflict(theirs), status(500));
+    await drain(send);
+
+    await takeTheirs(seq!);
+
+    expect(await record(A)).toEqual(theirs);
+    expect((await entries()).map((entry) => entry.entityId)).toEqual([B]);
+    await drain(send);
+    expect(calls.filter((call) => call.path.endsWith(A))).toHaveLength(1);
+  });
+
+  it('a conflict on a create is kept as an update of the entity the server already has', async () => {
+    const theirs = row(A, 2, { name: 'Theirs' });
+    const seq = await enqueue(create(A, { name: 'Mine' }));
+    const { send, calls } = scriptedServer(conflict(theirs));
+    await drain(send);
+
+    await keepMine(seq!);
+    await drain(send);
+    expect(calls[1]).toMatchObject({ method: 'PUT', path: `/api/categories/${A}`, body: { name: 'Mine' }, headers: { 'If-Match': '"2"' } });
+  });
+
+  it('on another 4xx marks the entry failed with the server’s message and field errors, and holds the entity', async () => {
+    const errors = [{ path: 'body.name', message: 'This value is already in use' }];
+    await enqueue(update(A, 1, { name: 'Taken' }));
+    await enqueue(update(A, 1, { description: 'Later' }));
+    const { send, calls } = scriptedServer(() => new ValidationError('Some fields are not valid', errors, { success: false, errors }));
+
+    await drain(send);
+
+    const [first, second] = await entries();
+    expect(first).toMatchObject({ status: 'failed', error: { message: 'Some fields are not valid', errors, status: 400 } });
+    expect(second!.status).toBe('pending');
+    expect(calls).toHaveLength(1);
+  });
+
+  it.each([403, 404, 422, 428])('a %i is a failure too, never dropped', async (code) => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await drain(scriptedServer(status(code, `Refused ${code}`)).send);
+
+    expect(await only()).toMatchObject({ status: 'failed', error: { message: `Refused ${code}`, errors: [], status: code } });
+  });
+
+  it('retry sends a failed entry again with a new key', async () => {
+    const seq = await enqueue(update(A, 1, { name: 'x' }));
+    const { send, calls } = scriptedServer(status(403));
+    await drain(send);
+
+    await retry(seq!);
+    const requeued = await only();
+    expect(requeued.status).toBe('pending');
+    expect(requeued.error).toBeUndefined();
+    await drain(send);
+
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.headers['Idempotency-Key']).not.toBe(calls[0]!.headers['Idempotency-Key']);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('discard drops a failed entry and lets the entity’s next one go', async () => {
+    const seq = await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(A, 1, { description: 'fine' }));
+    const { send, calls } = scriptedServer(status(403));
+    await drain(send);
+
+    await discard(seq!);
+    await drain(send);
+
+    expect(calls.map((call) => call.body)).toEqual([{ name: 'x' }, { description: 'fine' }]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('discarding a failed create drops the changes made to it since', async () => {
+    const seq = await enqueue(create(A));
+    await enqueue(update(A, 1, { description: 'x' }));
+    await drain(scriptedServer(status(403)).send);
+
+    await discard(seq!);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it.each([
+    ['no answer', offline],
+    ['a 503', status(503)],
+    ['a 429', status(429)],
+    ['a 409 for a key still in flight', status(409)],
+  ])('on %s keeps the entry pending and stops until the next try', async (_case, answer) => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    const { send, calls } = scriptedServer(answer);
+
+    const result = await drain(send);
+
+    expect(result.stopped).toBe(answer === offline ? 'offline' : 'unavailable');
+    expect(calls).toHaveLength(1);
+    expect((await entries()).map((entry) => [entry.status, entry.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 0],
+    ]);
+
+    await drain(send);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('on a 401 stops and keeps everything (the session is over)', async () => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    const result = await drain(scriptedServer(status(401)).send);
+
+    expect(result.stopped).toBe('unauthorized');
+    expect((await only()).status).toBe('pending');
+  });
+
+  it('a delete of what the server no longer has is done', async () => {
+    await rememberServerRow('categories', A, row(A, 1));
+    await db.cache.put({ key: 'categories?x', resource: 'categories', query: {}, ids: [A, B], pagination: { currentPage: 1, totalPages: 1, totalItems: 2, itemsPerPage: 10 }, fetchedAt: 1 });
+    await enqueue(remove(A, 1));
+
+    await drain(scriptedServer(status(404)).send);
+
+    expect(await db.outbox.count()).toBe(0);
+    expect(await record(A)).toBeUndefined();
+    expect(await db.cache.get('categories?x')).toMatchObject({ ids: [B], pagination: { totalItems: 1 } });
+  });
+
+  it('never runs twice at once: a second drain waits and sends nothing twice', async () => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    const send = async (call: OutboxRequest) => {
+      calls.push(call.path);
+      await gate;
+      return echo(call);
+    };
+
+    const first = drain(send);
+    const second = drain(send);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    const results = await Promise.all([first, second]);
+
+    expect(calls).toEqual([`/api/categories/${A}`, `/api/categories/${B}`]);
+    expect(results.map((result) => result.sent)).toEqual([2, 0]);
+  });
+
+  it('records when it last delivered a change', async () => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await drain(scriptedServer().send);
+    expect(await db.meta.get('lastSync')).toMatchObject({ at: expect.any(Number) });
+  });
+});
+
+describe('changes after a refusal', () => {
+  it('a new change to an entity whose change failed replaces it, folded, in its place', async () => {
+    const failed = await enqueue(update(A, 2, { name: 'Taken', description: 'kept' }));
+    await drain(scriptedServer(status(400)).send);
+
+    const seq = await enqueue(update(A, 2, { name: 'Free' }));
+
+    expect(seq).toBe(failed);
+    const folded = await only();
+    expect(folded).toMatchObject({ seq: failed, status: 'pending', body: { name: 'Free', description: 'kept' }, baseVersion: 2 });
+    expect(folded.error).toBeUndefined();
+  });
+
+  it('a fixed create stays a create', async () => {
+    await enqueue(create(A, { name: 'Taken' }));
+    await drain(scriptedServer(status(400)).send);
+
+    await enqueue(update(A, 1, { name: 'Free' }));
+    expect(await only()).toMatchObject({ kind: 'create', method: 'POST', body: { name: 'Free', _id: A }, baseVersion: null });
+  });
+
+  it('deleting an entity whose create failed leaves nothing to send', async () => {
+    await enqueue(create(A));
+    await drain(scriptedServer(status(400)).send);
+
+    expect(await enqueue(remove(A, 1))).toBeNull();
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('an edit of the server’s version replaces a conflict (the editor’s keep-mine and edit-theirs)', async () => {
+    await enqueue(update(A, 3, { name: 'Mine' }));
+    await drain(scriptedServer(conflict(row(A, 5))).send);
+
+    await enqueue(update(A, 5, { name: 'Mine again' }));
+    expect(await only()).toMatchObject({ status: 'pending', baseVersion: 5, body: { name: 'Mine again' } });
+  });
+
+  it('an edit of an older version waits behind the conflict', async () => {
+    await enqueue(update(A, 3, { name: 'Mine' }));
+    await drain(scriptedServer(conflict(row(A, 5))).send);
+
+    await enqueue(update(A, 3, { description: 'stale' }));
+    expect((await entries()).map((entry) => entry.status)).toEqual(['conflict', 'pending']);
+  });
+});
+
+describe('versions this device wrote itself', () => {
+  it('an edit based on a version our own change replaced continues from the newest one', async () => {
+    await rememberServerRow('categories', A, row(A, 1));
+    await enqueue(update(A, 1, { name: 'First' }));
+    await drain(scriptedServer().send);
+
+    // An editor that still holds version 1 (its save was only queued) saves again.
+    await enqueue(update(A, 1, { description: 'Second' }));
+    expect((await only()).baseVersion).toBe(2);
+  });
+
+  it('but not past a version someone else wrote', async () => {
+    await rememberServerRow('categories', A, row(A, 1));
+    await enqueue(update(A, 1, { name: 'First' }));
+    await drain(scriptedServer().send);
+    await rememberServerRow('categories', A, row(A, 3, { name: 'Theirs' }));
+
+    await enqueue(update(A, 1, { description: 'Second' }));
+    expect((await only()).baseVersion).toBe(1);
+  });
+});

@@ -1,0 +1,200 @@
+import { i18n } from '@lingui/core';
+import { outboxEntry } from '../api/mutations';
+import { resourceApi } from '../api/resource';
+import { ApiError } from '../api/request';
+import { messages } from '../contract/messages';
+import type { QueryOf, Resource } from '../contract/resource';
+import { db, type CachedRecord, type OutboxEntry, type WireRow } from './database';
+import { enqueue, outboxEntries, rememberServerRow } from './outbox';
+import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
+import { requestSync } from './sync';
+import { applyChange, applyToPage, cacheKey, canonicalQuery, displayName, localChanges, parseRow, toRow } from './view';
+
+/** How long submit() waits for the server before answering "queued". */
+export const OUTCOME_WAIT_MS = 4000;
+const POLL_MS = 100;
+/** List pages kept per resource: every search typed is a query of its own. */
+const PAGES_PER_RESOURCE = 50;
+
+// Entries whose outcome the screen that made them is waiting for, or was told: the sync status
+// announces only the others (a change that was queued and then refused or conflicted).
+const claimed = new Set<number>();
+
+/** Whether the screen that made this change hears (or heard) how it ended, so no toast is needed. */
+export function outcomeClaimed(seq: number): boolean {
+  return claimed.has(seq);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay). */
+async function writeFetched(resource: string, rows: readonly WireRow[], fetchedAt: number): Promise<void> {
+  const keys = rows.map((row): [string, string] => [resource, row._id]);
+  const previous = await db.records.bulkGet(keys);
+  const records: CachedRecord[] = [];
+  rows.forEach((row, index) => {
+    const old = previous[index];
+    if (old && old.row.version > row.version) return;
+    const same = old?.row.version === row.version;
+    records.push({ resource, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
+  });
+  await db.records.bulkPut(records);
+}
+
+async function prunePages(resource: string): Promise<void> {
+  const pages = await db.cache.where('resource').equals(resource).sortBy('fetchedAt');
+  const excess = pages.slice(0, Math.max(0, pages.length - PAGES_PER_RESOURCE));
+  if (excess.length) await db.cache.bulkDelete(excess.map((page) => page.key));
+}
+
+/** The page as this device shows it, or null when it is not cached or one of its rows is missing or broken. */
+async function readPage<R extends Resource>(resource: R, key: string): Promise<Cached<ListPage<Row<R>>> | null> {
+  const read = await db.transaction('r', [db.cache, db.records, db.outbox], async () => {
+    const page = await db.cache.get(key);
+    if (!page) return null;
+    const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
+    const entries = await outboxEntries(resource.name);
+    const createdSince = await db.records
+      .where('createdLocally')
+      .above(page.fetchedAt)
+      .filter((record) => record.resource === resource.name)
+      .toArray();
+    return { page, stored, entries, createdSince };
+  });
+  if (!read) return null;
+
+  const rows: WireRow[] = [];
+  const broken: string[] = [];
+  let complete = true;
+  read.stored.forEach((record, index) => {
+    const row = record ? parseRow(resource, record.row) : null;
+    if (row) rows.push(row);
+    else {
+      complete = false;
+      if (record) broken.push(read.page.ids[index]!);
+    }
+  });
+  if (!complete) {
+    // Never shown broken: the rows go, the page goes, the next fetch brings both back.
+    await db.transaction('rw', [db.cache, db.records], async () => {
+      await db.records.bulkDelete(broken.map((id): [string, string] => [resource.name, id]));
+      await db.cache.delete(key);
+    });
+    return null;
+  }
+  const value = applyToPage(resource, { page: read.page, rows, changes: localChanges(read.entries), createdSince: read.createdSince });
+  return { value, fetchedAt: read.page.fetchedAt };
+}
+
+async function entityEntries(resource: string, id: string): Promise<OutboxEntry[]> {
+  return db.outbox.where('[resource+entityId]').equals([resource, id]).sortBy('seq');
+}
+
+/** The row the server answered, as the screen that made the change should now show it. */
+async function serverRow<R extends Resource>(resource: R, id: string): Promise<Row<R> | null> {
+  const record = await db.records.get([resource.name, id]);
+  const row = record ? parseRow(resource, record.row) : null;
+  return row ? toRow<R>(row) : null;
+}
+
+async function awaitOutcome<R extends Resource>(resource: R, mutation: Mutation, seq: number, sync: Promise<unknown>): Promise<Outcome<R>> {
+  const outcome = await pollOutcome(resource, mutation, seq, sync);
+  if (outcome.status === 'queued' || outcome.status === 'done') claimed.delete(seq);
+  return outcome;
+}
+
+async function pollOutcome<R extends Resource>(resource: R, mutation: Mutation, seq: number, sync: Promise<unknown>): Promise<Outcome<R>> {
+  let synced = false;
+  void sync.then(
+    () => (synced = true),
+    () => (synced = true),
+  );
+  const deadline = Date.now() + OUTCOME_WAIT_MS;
+  for (;;) {
+    // Read after noting whether the drain had finished, so its last write is seen.
+    const drained = synced;
+    const entry = await db.outbox.get(seq);
+    if (!entry) return { status: 'done', row: mutation.kind === 'delete' ? null : await serverRow(resource, mutation.id) };
+    if (entry.status === 'conflict') {
+      const current = entry.current ? parseRow(resource, entry.current) : null;
+      return { status: 'conflict', current: current ? toRow<R>(current) : null, message: entry.error?.message ?? '' };
+    }
+    if (entry.status === 'failed') {
+      return { status: 'failed', message: entry.error?.message ?? entry.fallback, errors: entry.error?.errors ?? [] };
+    }
+    if (drained || Date.now() >= deadline) return { status: 'queued' };
+    await sleep(POLL_MS);
+  }
+}
+
+/** The app's ResourceStore (DESIGN §6): Dexie first, the network after, every write through the outbox. */
+export const resourceStore: ResourceStore = {
+  cachedList<R extends Resource>(resource: R, query: QueryOf<R>) {
+    return readPage(resource, cacheKey(resource, query as Record<string, unknown>));
+  },
+
+  async fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal) {
+    const { entities, pagination } = await resourceApi(resource).listWire(query, signal);
+    const rows = entities as WireRow[];
+    const fetchedAt = Date.now();
+    const key = cacheKey(resource, query as Record<string, unknown>);
+    await db.transaction('rw', [db.cache, db.records], async () => {
+      await writeFetched(resource.name, rows, fetchedAt);
+      await db.cache.put({
+        key,
+        resource: resource.name,
+        query: canonicalQuery(resource, query as Record<string, unknown>),
+        ids: rows.map((row) => row._id),
+        pagination,
+        fetchedAt,
+      });
+      await prunePages(resource.name);
+    });
+    const cached = await readPage(resource, key);
+    return cached?.value ?? { items: rows.map((row) => toRow<R>(row)), pagination };
+  },
+
+  async cachedRecord<R extends Resource>(resource: R, id: string) {
+    const [record, entries] = await db.transaction('r', [db.records, db.outbox], () =>
+      Promise.all([db.records.get([resource.name, id]), entityEntries(resource.name, id)]),
+    );
+    const server = record ? parseRow(resource, record.row) : null;
+    if (record && !server) await db.records.delete([resource.name, id]);
+    const change = localChanges(entries).get(id);
+    const row = applyChange(resource, server, change);
+    if (!row) return null;
+    return { value: toRow<R>(row, change !== undefined), fetchedAt: server && record ? record.fetchedAt : (change?.changedAt ?? Date.now()) };
+  },
+
+  async fetchRecord<R extends Resource>(resource: R, id: string, signal?: AbortSignal) {
+    let entity: WireRow;
+    try {
+      entity = (await resourceApi(resource).getWire(id, signal)) as WireRow;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      // Created here and not on the server yet: the local copy is all there is.
+      const local = await this.cachedRecord(resource, id);
+      const createdHere = (await entityEntries(resource.name, id)).some((entry) => entry.kind === 'create');
+      if (local && createdHere) return local.value;
+      await rememberServerRow(resource.name, id, null);
+      throw error;
+    }
+    await db.transaction('rw', db.records, () => writeFetched(resource.name, [entity], Date.now()));
+    const change = localChanges(await entityEntries(resource.name, id)).get(id);
+    const row = applyChange(resource, entity, change);
+    if (!row) throw new ApiError(i18n._(messages.notFound), 404);
+    return toRow<R>(row, change !== undefined);
+  },
+
+  async submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>> {
+    const before = await this.cachedRecord(resource, mutation.id);
+    const title = displayName(mutation.kind === 'delete' ? before?.value : { ...before?.value, ...mutation.values });
+    const seq = await enqueue(outboxEntry(resource, mutation, title));
+    // The entity's unsent create was cancelled: nothing reaches the server, nothing is left to do.
+    if (seq === null) return { status: 'done', row: null };
+    const sync = requestSync();
+    if (!navigator.onLine) return { status: 'queued' };
+    claimed.add(seq);
+    return awaitOutcome(resource, mutation, seq, sync);
+  },
+};

@@ -1,0 +1,22 @@
+import type { StopReason } from './outbox';
+
+/** What the page and the service worker say to each other about the outbox (both import this file). */
+
+/** The Background Sync tag the page registers and the worker answers. */
+export const SYNC_TAG = 'outbox';
+
+/** Page → worker: drain the outbox now. */
+export interface SyncRequest {
+  type: 'SYNC';
+}
+
+/** Worker → every page it controls, after each drain it ran. */
+export interface SyncedMessage {
+  type: 'SYNCED';
+  /** When the drain got the lock: a page that stored an entry before then knows the drain saw it. */
+  startedAt: number;
+  sent: number;
+  stopped: StopReason | null;
+  /** The token a 401 refused: the page that still holds it ends its session. */
+  rejectedToken?: string;
+}

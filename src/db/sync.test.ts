@@ -1,0 +1,156 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearLocalData, db, readSessionMeta } from './database';
+import { enqueue } from './outbox';
+import { requestSync, startSync } from './sync';
+import type { SyncedMessage } from './sync-messages';
+
+const A = '0190d6b0-0000-7000-8000-00000000000a';
+const at = '2024-05-01T10:00:00.000Z';
+const fetchMock = vi.fn<typeof fetch>();
+
+async function queueOne(): Promise<void> {
+  const path = `/api/categories/${A}`;
+  await enqueue({ resource: 'categories', entityId: A, kind: 'update', method: 'PUT', path, itemPath: path, body: { name: 'x' }, baseVersion: 1, label: { item: 'category', title: '' }, fallback: '' });
+}
+
+/** A service worker controlling the page, as far as the page can see one. */
+class FakeContainer extends EventTarget {
+  controller: { postMessage: ReturnType<typeof vi.fn> } | null = null;
+  register = vi.fn(async (_tag: string) => {});
+  ready = Promise.resolve({ sync: { register: this.register } });
+  startMessages = vi.fn();
+
+  answer(message: Omit<SyncedMessage, 'type'>): void {
+    this.dispatchEvent(new MessageEvent('message', { data: { type: 'SYNCED', ...message } }));
+  }
+}
+
+const container = new FakeContainer();
+
+beforeAll(() => {
+  Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: container });
+});
+
+afterAll(() => {
+  Reflect.deleteProperty(navigator, 'serviceWorker');
+});
+
+beforeEach(async () => {
+  await clearLocalData();
+  container.controller = null;
+  container.register.mockClear();
+  localStorage.setItem('auth_token', 'tok-1');
+  localStorage.setItem('language', 'de');
+  fetchMock.mockReset().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { _id: A, version: 2, createdAt: at, updatedAt: at } })));
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
+
+describe('requestSync', () => {
+  it('does nothing signed out', async () => {
+    localStorage.removeItem('auth_token');
+    await queueOne();
+
+    expect(await requestSync()).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('without a service worker drains here, with the page’s session', async () => {
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ sent: 1, stopped: null });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect([String(url), init?.method, new Headers(init?.headers).get('Authorization')]).toEqual([`/api/categories/${A}`, 'PUT', 'Bearer tok-1']);
+  });
+
+  it('shares the token, language and API origin with the worker', async () => {
+    await requestSync();
+    expect(await readSessionMeta()).toEqual({ key: 'session', token: 'tok-1', language: 'de', base: '' });
+  });
+
+  it('with a service worker in control asks it, registers Background Sync, and waits for its drain', async () => {
+    const postMessage = vi.fn(() => setTimeout(() => container.answer({ startedAt: Date.now(), sent: 1, stopped: null }), 10));
+    container.controller = { postMessage };
+    await queueOne();
+
+    const result = await requestSync();
+
+    expect(postMessage).toHaveBeenCalledWith({ type: 'SYNC' });
+    expect(container.register).toHaveBeenCalledWith('outbox');
+    expect(container.startMessages).toHaveBeenCalled();
+    expect(result).toMatchObject({ sent: 1 });
+    // The worker drained; the page sent nothing itself.
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('ignores an answer about a drain that began before it asked', async () => {
+    const asked = Date.now();
+    container.controller = {
+      postMessage: vi.fn(() => {
+        container.answer({ startedAt: asked - 1, sent: 0, stopped: null });
+        setTimeout(() => container.answer({ startedAt: Date.now(), sent: 1, stopped: null }), 30);
+      }),
+    };
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ sent: 1 });
+  });
+
+  it('offline only registers Background Sync', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const postMessage = vi.fn();
+    container.controller = { postMessage };
+
+    expect(await requestSync()).toBeNull();
+    expect(container.register).toHaveBeenCalledWith('outbox');
+    expect(postMessage).not.toHaveBeenCalled();
+  });
+
+  it('drains here when the worker does not answer in 3 s (an older worker that knows no SYNC)', async () => {
+    container.controller = { postMessage: vi.fn() };
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ sent: 1 });
+    expect(fetchMock).toHaveBeenCalledOnce();
+  });
+
+  it('ends the session the worker’s replay found rejected', async () => {
+    localStorage.setItem('auth_user', '{}');
+    await db.records.put({ resource: 'categories', id: A, row: { _id: A, version: 1 }, fetchedAt: 1 });
+    container.controller = { postMessage: vi.fn() };
+    void requestSync();
+    await vi.waitFor(() => expect(container.controller!.postMessage).toHaveBeenCalled());
+
+    container.answer({ startedAt: Date.now(), sent: 0, stopped: 'unauthorized', rejectedToken: 'tok-1' });
+
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    await vi.waitFor(async () => expect(await db.records.count()).toBe(0));
+  });
+});
+
+describe('startSync', () => {
+  it('replays at start, when the device is back online and when the tab is visible again', async () => {
+    await queueOne();
+    const stop = startSync();
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    await queueOne();
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+
+    await queueOne();
+    document.dispatchEvent(new Event('visibilitychange'));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+
+    stop();
+    await queueOne();
+    window.dispatchEvent(new Event('online'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+});

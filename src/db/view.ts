@@ -1,0 +1,169 @@
+import type { Pagination } from '../contract/envelope';
+import type { Resource } from '../contract/resource';
+import type { CachedPage, CachedRecord, OutboxEntry, WireRow } from './database';
+import type { ListPage, Row } from './resource-store';
+
+/**
+ * What this device shows: the server's rows as cached, with the changes it has not confirmed laid
+ * over them (DESIGN §6). Pure functions over rows read from Dexie, used by the page only.
+ */
+
+type Query = Record<string, unknown>;
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/** The query as the server reads it (defaults applied, empty values dropped), keys sorted. */
+export function canonicalQuery(resource: Resource, query: Query): Record<string, string | number> {
+  const parsed = resource.query.safeParse(query);
+  const source: Query = parsed.success ? parsed.data : query;
+  const entries = Object.entries(source)
+    .filter(([, value]) => !isEmpty(value) && (typeof value === 'string' || typeof value === 'number'))
+    .toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries) as Record<string, string | number>;
+}
+
+export function cacheKey(resource: Resource, query: Query): string {
+  return `${resource.name}?${new URLSearchParams(Object.entries(canonicalQuery(resource, query)).map(([k, v]) => [k, String(v)]))}`;
+}
+
+/**
+ * `_id` becomes `id` once (DESIGN §4); every other field stays as the server named it. `pending`
+ * marks a row showing a local change the server has not confirmed.
+ */
+export function toRow<R extends Resource>(entity: Record<string, unknown> & { _id: string }, pending = false): Row<R> {
+  const { _id, ...rest } = entity;
+  return (pending ? { ...rest, id: _id, pending } : { ...rest, id: _id }) as unknown as Row<R>;
+}
+
+/** A cached row that no longer parses (an older app wrote it, or it is damaged) is not shown. */
+export function parseRow(resource: Resource, row: unknown): WireRow | null {
+  const parsed = resource.entity.safeParse(row);
+  return parsed.success ? (parsed.data as WireRow) : null;
+}
+
+/** Whether a row belongs in a list with this query: its equality filters and its search text. */
+export function matchesQuery(resource: Resource, row: Record<string, unknown>, query: Query): boolean {
+  for (const key of Object.keys(resource.filters)) {
+    const wanted = query[key];
+    if (!isEmpty(wanted) && String(row[key]) !== String(wanted)) return false;
+  }
+  const search = typeof query.search === 'string' ? query.search.trim().toLowerCase() : '';
+  if (!search) return true;
+  return resource.search.some((field) => {
+    const value = row[field];
+    return typeof value === 'string' && value.toLowerCase().includes(search);
+  });
+}
+
+/** The net effect of one entity's unconfirmed changes, in the order they were made. */
+export interface LocalChange {
+  entityId: string;
+  /** This device created it: without a server row it is built from the create's values. */
+  created: boolean;
+  deleted: boolean;
+  values: Record<string, unknown>;
+  /** When the last change was made (the row's updatedAt until the server answers). */
+  changedAt: number;
+}
+
+/**
+ * Folds each entity's entries (sorted by seq). A failed entry and everything after it are not
+ * shown: the server refused it, and what follows was built on it.
+ */
+export function localChanges(entries: readonly OutboxEntry[]): Map<string, LocalChange> {
+  const changes = new Map<string, LocalChange>();
+  const stopped = new Set<string>();
+  for (const entry of entries.toSorted((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
+    if (stopped.has(entry.entityId)) continue;
+    if (entry.status === 'failed') {
+      stopped.add(entry.entityId);
+      continue;
+    }
+    const change = changes.get(entry.entityId) ?? { entityId: entry.entityId, created: false, deleted: false, values: {}, changedAt: 0 };
+    const { _id: _ignored, ...values } = entry.body ?? {};
+    if (entry.kind === 'create') change.created = true;
+    if (entry.kind === 'delete') change.deleted = true;
+    else change.values = { ...change.values, ...values };
+    change.changedAt = entry.createdAt;
+    changes.set(entry.entityId, change);
+  }
+  return changes;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * One entity as this device shows it, or null when it is (locally) gone. A change that would make
+ * the row invalid is not applied: the server row is shown instead, never a broken one.
+ */
+export function applyChange(resource: Resource, server: WireRow | null, change: LocalChange | undefined): WireRow | null {
+  if (!change) return server;
+  if (change.deleted) return null;
+  if (server) return parseRow(resource, { ...server, ...change.values, updatedAt: iso(change.changedAt) }) ?? server;
+  if (!change.created) return null;
+  // Version 1 is what the server gives a new entity; an edit made before the create syncs is based on it.
+  const at = iso(change.changedAt);
+  return parseRow(resource, { ...change.values, _id: change.entityId, version: 1, createdAt: at, updatedAt: at });
+}
+
+function paginate(pagination: Pagination, totalItems: number): Pagination {
+  const perPage = Math.max(1, pagination.itemsPerPage);
+  return { ...pagination, totalItems, totalPages: Math.max(1, Math.ceil(totalItems / perPage)) };
+}
+
+export interface PageInput {
+  page: CachedPage;
+  /** The page's rows in order, parsed. */
+  rows: WireRow[];
+  changes: Map<string, LocalChange>;
+  /** Server rows of this resource that our own creates produced since the page was fetched. */
+  createdSince: readonly CachedRecord[];
+}
+
+/**
+ * A cached page as this device shows it: changed rows changed, deleted ones gone, and on the first
+ * page of every query they match, the entities created here that the page does not know yet.
+ */
+export function applyToPage<R extends Resource>(resource: R, { page, rows, changes, createdSince }: PageInput): ListPage<Row<R>> {
+  let total = page.pagination.totalItems;
+  const shown = new Set(page.ids);
+  const items: Row<R>[] = [];
+  for (const server of rows) {
+    const change = changes.get(server._id);
+    const row = applyChange(resource, server, change);
+    if (row) items.push(toRow<R>(row, change !== undefined));
+    else total -= 1;
+  }
+
+  const firstPage = Number(page.query.page ?? 1) === 1;
+  const added: Row<R>[] = [];
+  if (firstPage) {
+    const candidates: { row: WireRow | null; at: number }[] = [
+      ...createdSince.filter((record) => !shown.has(record.id)).map((record) => ({ row: parseRow(resource, record.row), at: record.createdLocally ?? 0 })),
+      ...[...changes.values()]
+        .filter((change) => change.created && !shown.has(change.entityId))
+        .map((change) => ({ row: applyChange(resource, null, change), at: change.changedAt })),
+    ];
+    for (const { row } of candidates.toSorted((a, b) => b.at - a.at)) {
+      if (!row || shown.has(row._id) || !matchesQuery(resource, row, page.query)) continue;
+      const change = changes.get(row._id);
+      const view = change && !change.created ? applyChange(resource, row, change) : row;
+      if (!view) continue;
+      shown.add(row._id);
+      added.push(toRow<R>(view, change !== undefined));
+      total += 1;
+    }
+  }
+  return { items: [...added, ...items], pagination: paginate(page.pagination, Math.max(0, total)) };
+}
+
+/** The name a person knows an entity by, for the sync panel. */
+export function displayName(row: Record<string, unknown> | null | undefined): string {
+  for (const key of ['name', 'title', 'code', 'email', 'username']) {
+    const value = row?.[key];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+  }
+  return '';
+}

@@ -1,0 +1,201 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FeedbackHost } from '../../app/feedback';
+import { categories } from '../../contract/resources/catalogs';
+import { clearLocalData, db, type OutboxEntry, type WireRow } from '../../db/database';
+import { enqueue } from '../../db/outbox';
+import { resourceStore } from '../../db/store';
+import { renderScreen } from '../render-screen.test-support';
+import { SyncStatus } from './sync-status';
+
+const A = '0190d6b0-0000-7000-8000-00000000000a';
+const B = '0190d6b0-0000-7000-8000-00000000000b';
+const C = '0190d6b0-0000-7000-8000-00000000000c';
+const at = '2024-05-01T10:00:00.000Z';
+const theirs: WireRow = { _id: A, version: 5, createdAt: at, updatedAt: at, name: 'Their drinks', description: 'Same' };
+const fetchMock = vi.fn<typeof fetch>();
+
+function Status() {
+  const [open, setOpen] = useState(false);
+  return <SyncStatus open={open} onOpenChange={setOpen} />;
+}
+
+async function add(id: string, title: string, changes: Partial<OutboxEntry> = {}): Promise<number> {
+  const path = `/api/categories/${id}`;
+  const seq = await enqueue({ resource: 'categories', entityId: id, kind: 'update', method: 'PUT', path, itemPath: path, body: { name: 'My drinks', description: 'Same' }, baseVersion: 3, label: { item: 'category', title }, fallback: 'Failed to update category' });
+  if (Object.keys(changes).length) await db.outbox.update(seq!, changes);
+  return seq!;
+}
+
+const conflict = { status: 'conflict' as const, current: theirs, error: { message: 'Changed', errors: [], status: 409 } };
+const refused = { status: 'failed' as const, error: { message: 'This value is already in use', errors: [{ path: 'body.name', message: 'Taken' }], status: 400 } };
+
+const button = () => screen.getByRole('button', { name: /^Sync status/ });
+const panel = () => screen.getByRole('region', { name: 'Sync' });
+
+function renderStatus() {
+  return renderScreen(
+    <>
+      <Status />
+      <FeedbackHost />
+    </>,
+  );
+}
+
+beforeEach(async () => {
+  await clearLocalData();
+  fetchMock.mockReset().mockResolvedValue(new Response(JSON.stringify({ success: true, data: theirs })));
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  localStorage.clear();
+  // The toasts are the app's one actor: the next test starts without this one's.
+  for (const dismiss of screen.queryAllByRole('button', { name: 'Dismiss notification' })) fireEvent.click(dismiss);
+  await waitFor(() => expect(screen.queryAllByRole('button', { name: 'Dismiss notification' })).toEqual([]));
+});
+
+const toasts = () => screen.queryAllByRole('button', { name: 'Dismiss notification' }).map((dismiss) => dismiss.parentElement?.textContent);
+
+describe('the sync status button', () => {
+  it('says online with nothing waiting', async () => {
+    renderStatus();
+    await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Sync status: Online'));
+    expect(button().dataset.state).toBe('synced');
+  });
+
+  it('counts pending, conflicting and failed changes', async () => {
+    await add(A, 'Drinks');
+    await add(B, 'Food', conflict);
+    await add(C, 'Wine', refused);
+    renderStatus();
+
+    await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Sync status: Online, 1 pending, 1 in conflict, 1 failed'));
+    expect(button().dataset.state).toBe('attention');
+    expect(button().textContent).toBe('2');
+  });
+
+  it('says offline when the device is', async () => {
+    renderStatus();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    act(() => void window.dispatchEvent(new Event('offline')));
+
+    await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Sync status: Offline'));
+    fireEvent.click(button());
+    expect(panel().textContent).toContain('Offline: your changes are kept on this device');
+    expect(within(panel()).getByRole('button', { name: 'Sync now' }).hasAttribute('disabled')).toBe(true);
+  });
+});
+
+describe('the sync panel', () => {
+  it('shows a conflict with both versions of the fields that differ; keep mine sends mine again', async () => {
+    const seq = await add(A, 'Drinks', conflict);
+    renderStatus();
+    fireEvent.click(button());
+
+    const entry = await within(panel()).findByText('category “Drinks”');
+    const item = entry.closest('li')!;
+    expect(item.textContent).toContain('Someone else changed it in the meantime.');
+    expect(within(item).getAllByRole('term').map((term) => term.textContent)).toEqual(['name']);
+    expect(within(item).getAllByRole('definition').map((definition) => definition.textContent)).toEqual(['Mine My drinks', 'Theirs Their drinks']);
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(async () => expect(await db.outbox.get(seq)).toMatchObject({ status: 'pending', baseVersion: 5 }));
+    await waitFor(() => expect(within(panel()).queryByText('category “Drinks”')).toBeNull());
+  });
+
+  it('take theirs drops my change and caches theirs', async () => {
+    await add(A, 'Drinks', conflict);
+    renderStatus();
+    fireEvent.click(button());
+
+    fireEvent.click(await within(panel()).findByRole('button', { name: 'Take theirs' }));
+    await waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    expect((await db.records.get(['categories', A]))?.row).toEqual(theirs);
+  });
+
+  it('shows a refusal with the server’s message and field errors; retry queues it again', async () => {
+    const seq = await add(C, 'Wine', refused);
+    renderStatus();
+    fireEvent.click(button());
+
+    const item = (await within(panel()).findByText('category “Wine”')).closest('li')!;
+    expect(item.textContent).toContain('This value is already in use');
+    expect(item.textContent).toContain('name: Taken');
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Retry' }));
+    await waitFor(async () => expect((await db.outbox.get(seq))?.status).toBe('pending'));
+  });
+
+  it('discard drops a refused change and fetches the server’s version', async () => {
+    localStorage.setItem('auth_token', 'tok-1');
+    await add(C, 'Wine', refused);
+    renderStatus();
+    fireEvent.click(button());
+
+    fireEvent.click(await within(panel()).findByRole('button', { name: 'Discard' }));
+    await waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    await waitFor(() => expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(`/api/categories/${C}`));
+  });
+
+  it('“Sync now” sends what waits', async () => {
+    localStorage.setItem('auth_token', 'tok-1');
+    renderStatus();
+    await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Sync status: Online'));
+    await add(A, 'Drinks');
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ success: true, data: { ...theirs, version: 4 } })));
+    fireEvent.click(button());
+
+    fireEvent.click(within(panel()).getByRole('button', { name: 'Sync now' }));
+    await waitFor(async () => expect(await db.outbox.count()).toBe(0));
+    expect(fetchMock.mock.calls.some(([url, init]) => String(url) === `/api/categories/${A}` && init?.method === 'PUT')).toBe(true);
+  });
+});
+
+describe('announcements', () => {
+  it('a queued change that is refused later is announced with a toast', async () => {
+    const seq = await add(A, 'Drinks');
+    renderStatus();
+    await waitFor(() => expect(button().textContent).toBe('1'));
+
+    await db.outbox.update(seq, refused);
+
+    await waitFor(() => expect(toasts()).toEqual(['Your change to category “Drinks” was refused: This value is already in use']));
+  });
+
+  it('a queued change that conflicts later is announced with a toast', async () => {
+    const seq = await add(A, 'Drinks');
+    renderStatus();
+    await waitFor(() => expect(button().textContent).toBe('1'));
+
+    await db.outbox.update(seq, conflict);
+
+    await waitFor(() =>
+      expect(toasts()).toEqual(['Someone else changed category “Drinks” too. Open the sync status to choose which version to keep.']),
+    );
+  });
+
+  it('a change whose screen heard the refusal is not announced again', async () => {
+    localStorage.setItem('auth_token', 'tok-1');
+    renderStatus();
+    await waitFor(() => expect(button().getAttribute('aria-label')).toBe('Sync status: Online'));
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ success: false, message: 'Taken' }), { status: 422 }));
+
+    const outcome = await resourceStore.submit(categories, { kind: 'update', id: A, values: { name: 'x' }, baseVersion: 1 });
+
+    expect(outcome).toMatchObject({ status: 'failed', message: 'Taken' });
+    await waitFor(() => expect(button().textContent).toBe('1'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toasts()).toEqual([]);
+  });
+
+  it('what needed attention before the tab opened is counted, not announced', async () => {
+    await add(A, 'Drinks', refused);
+    renderStatus();
+    await waitFor(() => expect(button().textContent).toBe('1'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toasts()).toEqual([]);
+  });
+});
