@@ -88,6 +88,15 @@ describe('AppRoutes', () => {
     expect(fetchMock.mock.calls.filter(([input]) => String(input) === '/api/partners/my-partners')).toHaveLength(1);
   });
 
+  it('opens an admin catalog in the shell, its page chunk loaded on demand, titled by its route', async () => {
+    open(`/websites/categories/${SITE}/subcategories`, sessionUser());
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Subcategories of a category' }, { timeout: 5000 })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Categories' }).getAttribute('href')).toBe('/websites/categories');
+    expect(screen.getByRole('button', { name: 'Add subcategory' })).toBeDefined();
+    await waitFor(() => expect(fetchMock.mock.calls.some(([input]) => String(input).startsWith(`/api/subcategories?`) && String(input).includes(SITE))).toBe(true));
+  });
+
   it('sends the user to /login when the session ends elsewhere', () => {
     const { path } = open('/users', sessionUser());
     act(() => clearSession());

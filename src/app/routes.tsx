@@ -18,15 +18,37 @@ const Shell = lazy(() => import('../views/shell/shell').then((m) => ({ default: 
 const ProfilePage = lazy(() => import('../views/profile/profile-page').then((m) => ({ default: m.ProfilePage })));
 const PlaceholderPage = lazy(() => import('../views/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
 
+type Catalogs = typeof import('../views/admin/catalogs');
+type CatalogPage = { [K in keyof Catalogs]: Catalogs[K] extends ComponentType<PageProps> ? K : never }[keyof Catalogs];
+
+/** The admin catalogs, one chunk for all six (they share the resource screens). */
+const catalog = (name: CatalogPage) => lazy(() => import('../views/admin/catalogs').then((m) => ({ default: m[name] })));
+const HostingPage = catalog('HostingPage');
+const TechnologiesPage = catalog('TechnologiesPage');
+const TypesPage = catalog('TypesPage');
+const CategoriesPage = catalog('CategoriesPage');
+const SubcategoriesPage = catalog('SubcategoriesPage');
+const CategorySubcategoriesPage = catalog('CategorySubcategoriesPage');
+const LanguagesPage = catalog('LanguagesPage');
+const LanguageNewPage = catalog('LanguageNewPage');
+const LanguageEditPage = catalog('LanguageEditPage');
+
+/** What a page is given: its route's title. */
+export interface PageProps {
+  title: MessageDescriptor;
+}
+
 export interface RouteEntry {
   path: string;
   access: Access;
   title: MessageDescriptor;
   /** Unset: the generic placeholder, until the release that builds the screen. */
-  page?: ComponentType;
+  page?: ComponentType<PageProps>;
 }
 
-const route = (access: Access) => (path: string, title: MessageDescriptor, page?: ComponentType): RouteEntry => ({ path, access, title, page });
+const route =
+  (access: Access) =>
+  (path: string, title: MessageDescriptor, page?: ComponentType<PageProps>): RouteEntry => ({ path, access, title, page });
 const publicRoute = route('public');
 const admin = route('admin');
 const owner = route('owner');
@@ -55,15 +77,15 @@ export const routes: readonly RouteEntry[] = [
   admin('/partners/new', msg`New partner`),
   admin('/partners/manage/:id', msg`Manage partner`),
   admin('/websites/manage/:id', msg`Manage website`),
-  admin('/websites/hosting', msg`Hosting`),
-  admin('/websites/technologies', msg`Technologies`),
-  admin('/websites/types', msg`Website types`),
-  admin('/websites/categories', msg`Categories`),
-  admin('/websites/subcategories', msg`Subcategories`),
-  admin('/websites/categories/:id/subcategories', msg`Subcategories of a category`),
-  admin('/languages', msg`Languages`),
-  admin('/languages/new', msg`New language`),
-  admin('/languages/edit/:id', msg`Edit language`),
+  admin('/websites/hosting', msg`Hosting`, HostingPage),
+  admin('/websites/technologies', msg`Technologies`, TechnologiesPage),
+  admin('/websites/types', msg`Website types`, TypesPage),
+  admin('/websites/categories', msg`Categories`, CategoriesPage),
+  admin('/websites/subcategories', msg`Subcategories`, SubcategoriesPage),
+  admin('/websites/categories/:id/subcategories', msg`Subcategories of a category`, CategorySubcategoriesPage),
+  admin('/languages', msg`Languages`, LanguagesPage),
+  admin('/languages/new', msg`New language`, LanguageNewPage),
+  admin('/languages/edit/:id', msg`Edit language`, LanguageEditPage),
   admin('/settings', msg`Settings`),
 
   owner('/user/partners', msg`My partners`),
@@ -156,14 +178,17 @@ export function AppRoutes() {
   // The key remounts the page per route pattern, while the shell around it stays mounted.
   const page = (
     <Route key={entry.path} path={entry.path}>
-      {Page ? <Page /> : <PlaceholderPage title={entry.title} />}
+      {Page ? <Page title={entry.title} /> : <PlaceholderPage title={entry.title} />}
     </Route>
   );
+  // A page still loading leaves the shell around it on screen.
   return isBare(entry) ? (
     page
   ) : (
     <Suspense fallback={null}>
-      <Shell>{page}</Shell>
+      <Shell>
+        <Suspense fallback={null}>{page}</Suspense>
+      </Shell>
     </Suspense>
   );
 }

@@ -55,4 +55,6 @@ export interface ResourceStore {
    * few seconds, otherwise queued.
    */
   submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>>;
+  /** "Take theirs": this device's unsent changes to the record are dropped; the server's version stays. */
+  dropLocal(resource: Resource, id: string): Promise<void>;
 }

@@ -7,7 +7,7 @@ import type { QueryOf, Resource } from '../contract/resource';
 import { db, type CachedRecord, type OutboxEntry, type WireRow } from './database';
 import { enqueue, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
-import { requestSync } from './sync';
+import { requestSync, resolve as resolveSync } from './sync';
 import { applyChange, applyToPage, cacheKey, canonicalQuery, displayName, localChanges, parseRow, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
@@ -196,5 +196,9 @@ export const resourceStore: ResourceStore = {
     if (!navigator.onLine) return { status: 'queued' };
     claimed.add(seq);
     return awaitOutcome(resource, mutation, seq, sync);
+  },
+
+  async dropLocal(resource: Resource, id: string): Promise<void> {
+    await resolveSync.takeTheirsOf(resource.name, id);
   },
 };

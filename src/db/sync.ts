@@ -4,7 +4,7 @@ import { clearSession } from '../app/session';
 import { readSessionMeta, writeSessionMeta, type WireRow } from './database';
 import * as outbox from './outbox';
 import type { DrainResult, Send } from './outbox';
-import { SYNC_TAG, type SyncedMessage, type SyncRequest } from './sync-messages';
+import { SYNC_TAG, SYNCED_EVENT, type SyncedMessage, type SyncRequest } from './sync-messages';
 
 /**
  * The page's side of replay (DESIGN §6): it asks the service worker to drain the outbox, or drains
@@ -29,6 +29,11 @@ let waiting: { since: number; resolve: (result: DrainResult) => void }[] = [];
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
 
+function afterDrain(result: DrainResult): void {
+  if (result.sent > 0) window.dispatchEvent(new Event(SYNCED_EVENT));
+  scheduleRetry(result);
+}
+
 function scheduleRetry(result: DrainResult): void {
   if (result.stopped !== 'offline' && result.stopped !== 'unavailable') return;
   clearTimeout(retryTimer);
@@ -40,7 +45,7 @@ function onWorkerMessage(event: MessageEvent): void {
   if (message?.type !== 'SYNCED' || typeof message.startedAt !== 'number') return;
   if (message.rejectedToken && message.rejectedToken === storedToken()) clearSession({ rejected: true });
   const result: DrainResult = { startedAt: message.startedAt, sent: message.sent ?? 0, stopped: message.stopped ?? null };
-  scheduleRetry(result);
+  afterDrain(result);
   const ready = waiting.filter((waiter) => waiter.since <= result.startedAt);
   waiting = waiting.filter((waiter) => waiter.since > result.startedAt);
   for (const waiter of ready) waiter.resolve(result);
@@ -69,7 +74,7 @@ function workerAnswer(since: number): Promise<DrainResult | null> {
 
 async function drainHere(): Promise<DrainResult> {
   const result = await outbox.drain(pageSend);
-  scheduleRetry(result);
+  afterDrain(result);
   return result;
 }
 

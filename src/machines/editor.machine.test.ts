@@ -1,0 +1,90 @@
+import { i18n } from '@lingui/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { languages } from '../contract/resources/catalogs';
+import type { Mutation, Outcome, Row } from '../db/resource-store';
+import { editedFields, editorMachine, type Values } from './editor.machine';
+import type { SubmitRequest } from './store-actors';
+
+type Actors = Required<Parameters<typeof editorMachine.provide>[0]>['actors'];
+
+const BLANK: Values = { name: '', code: '', content: {} };
+const ID = '0190a1b2-0000-7000-8000-0000000000d1';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+beforeEach(() => {
+  i18n.loadAndActivate({ locale: 'en', messages: {} });
+});
+
+function start(id: string | null, outcomes: Outcome[], row?: Row) {
+  const sent: Mutation[] = [];
+  const actor = createActor(
+    editorMachine.provide({
+      actors: {
+        readRecord: fromPromise(async () => (row ? { value: row, fetchedAt: 0 } : null)),
+        fetchRecord: fromPromise(() => new Promise<Row>(() => {})),
+        submit: fromPromise(async ({ input }: { input: SubmitRequest }) => {
+          sent.push(input.mutation);
+          return outcomes.shift()!;
+        }),
+      } as unknown as Actors,
+      actions: { notify: () => {} },
+    }),
+    { input: { resource: languages, id, blank: BLANK } },
+  ).start();
+  const change = (name: string, value: unknown) => actor.send({ type: 'field.change', name, value });
+  return { actor, sent, change };
+}
+
+describe('editorMachine validation', () => {
+  it('checks with the resource’s create schema and keeps the catalogue ids for the fields', async () => {
+    const { actor, sent, change } = start(null, []);
+    change('code', 'English');
+    change('content', { de: { name: '' } });
+    actor.send({ type: 'record.save' });
+
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({
+      name: 'field.required',
+      code: 'field.languageCodeFormat',
+      content: 'field.required',
+    });
+    expect(sent).toEqual([]);
+    expect(actor.getSnapshot().matches({ editing: { form: 'dirty' } })).toBe(true);
+  });
+
+  it('keeps the generated id across attempts, so an entry made offline stays one entity', async () => {
+    const refused: Outcome = { status: 'failed', message: 'Some fields are not valid', errors: [{ path: 'body.code', message: 'This value is already in use' }] };
+    const { actor, sent, change } = start(null, [refused, { status: 'queued' }]);
+    change('name', 'English');
+    change('code', 'en');
+    actor.send({ type: 'record.save' });
+    await settle();
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ code: 'This value is already in use' });
+
+    change('code', 'en-GB');
+    actor.send({ type: 'record.save' });
+    await settle();
+
+    expect(actor.getSnapshot().matches('queued')).toBe(true);
+    expect(sent.map((mutation) => mutation.id)).toEqual([actor.getSnapshot().context.id, actor.getSnapshot().context.id]);
+    expect(sent[1]).toMatchObject({ kind: 'create', values: { name: 'English', code: 'en-GB', content: {} } });
+  });
+
+  it('sends an edited translation map whole, and ignores a reordering of it', async () => {
+    const row = { id: ID, name: 'English', code: 'en', content: { de: { name: 'Englisch' }, fr: { name: 'Anglais' } }, version: 2 } as unknown as Row;
+    const { actor, sent, change } = start(ID, [{ status: 'done', row }], row);
+    await settle();
+
+    change('content', { fr: { name: 'Anglais' }, de: { name: 'Englisch' } });
+    expect(editedFields(actor.getSnapshot().context)).toEqual([]);
+    expect(actor.getSnapshot().matches({ editing: { form: 'clean' } })).toBe(true);
+
+    change('content', { de: { name: 'Englisch' }, fr: { name: 'Anglais' }, es: { name: 'Inglés' } });
+    actor.send({ type: 'record.save' });
+    await settle();
+    expect(sent).toEqual([
+      { kind: 'update', id: ID, baseVersion: 2, values: { content: { de: { name: 'Englisch' }, fr: { name: 'Anglais' }, es: { name: 'Inglés' } } } },
+    ]);
+  });
+});

@@ -1,0 +1,12 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { resourceMessages, type Resource } from '../contract/resource';
+
+/** One of a resource's spec §8 messages in the interface language: "Subcategory deleted successfully". */
+export function resourceText(resource: Resource, key: keyof ReturnType<typeof resourceMessages>): string {
+  const [descriptor, values] = resourceMessages(resource, (d: MessageDescriptor) => i18n._(d))[key];
+  // Not `i18n._({ ...descriptor, values })`: the catalog extractor trips over a spread literal there.
+  return i18n._(descriptor.id, values, { message: descriptor.message });
+}
+
+/** What a failed request says: the store's errors carry the server's message or the fixed one. */
+export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

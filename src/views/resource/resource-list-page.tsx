@@ -1,0 +1,281 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useActorRef, useSelector } from '@xstate/react';
+import { ArrowLeft, CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { useConfirm } from '../../app/feedback';
+import { useSession } from '../../app/session';
+import { DataTable, type DataColumn } from '../../components/data-table';
+import { Button } from '../../components/form/button';
+import buttonStyles from '../../components/form/form.module.css';
+import { Pagination } from '../../components/pagination';
+import { StatBoxes, type Stat } from '../../components/stat-boxes';
+import type { Row } from '../../db/resource-store';
+import { SYNCED_EVENT } from '../../db/sync-messages';
+import { listMachine } from '../../machines/list.machine';
+import { resourceText } from '../../machines/resource-text';
+import { storeActors } from '../../machines/store-actors';
+import { useListControls, type ListControls } from '../shell/list-controls';
+import { allows } from './access';
+import { OfflineNote } from './offline-note';
+import { ResourceFormDialog } from './resource-form';
+import styles from './resource.module.css';
+import { nameOf, optionSources, type Column, type ResourceScreen } from './screen';
+import { useResourceStore } from './store-context';
+import { useOptionLists, type OptionLists } from './use-option-lists';
+
+interface ResourceListPageProps {
+  screen: ResourceScreen;
+  title: MessageDescriptor;
+  /**
+   * Query values the page itself sets (a parent's id, from the route): not offered as filters, shown
+   * as a figure above the list, and given to new records.
+   */
+  fixed?: Readonly<Record<string, string>>;
+  /** A link back to the parent's list. */
+  back?: { href: string; label: MessageDescriptor };
+}
+
+type Editing = { id: string | null } | null;
+
+/**
+ * The list screen of any resource (spec §2 "Shared list screens"): search and filters in the header,
+ * figures, a sortable table (cards on phones), pagination, and per row edit and delete where the user
+ * may write. New and edited records open on their own routes or in a dialog, as the screen says.
+ */
+export function ResourceListPage({ screen, title, fixed, back }: ResourceListPageProps) {
+  const { t, i18n } = useLingui();
+  const store = useResourceStore();
+  const { user } = useSession();
+  const { confirmDelete } = useConfirm();
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
+  const actor = useActorRef(machine, { input: { resource: screen.resource, query: fixed } });
+  const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
+  const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
+  const refreshing = useSelector(actor, (snapshot) => snapshot.matches({ data: { loading: 'refreshing' } }));
+  const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
+  const deleting = useSelector(actor, (snapshot) => snapshot.matches({ deletion: 'deleting' }));
+  const [editing, setEditing] = useState<Editing>(null);
+  const titleId = useId();
+
+  const { resource, routes } = screen;
+  const item = i18n._(resource.label.one);
+  const items = i18n._(resource.label.other);
+  const canWrite = allows(resource.access.write, user);
+
+  const sources = useMemo(
+    () =>
+      optionSources(
+        ...(screen.filters ?? []).map((filter) => filter.source),
+        ...screen.columns.map((column) => (column.format === 'lookup' ? column.source : undefined)),
+      ),
+    [screen],
+  );
+  const options = useOptionLists(sources);
+  const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
+
+  // The header's search box and filter panel drive this list (spec §2).
+  const controls = useMemo<ListControls>(
+    () => ({
+      search: searchText,
+      onSearch: (search) => actor.send({ type: 'list.search', search }),
+      filters: open.map((filter) => ({ key: filter.key, label: i18n._(filter.label), options: options[filter.source.resource.name] ?? [] })),
+      values: Object.fromEntries(open.map((filter) => [filter.key, query[filter.key] === undefined ? undefined : String(query[filter.key])])),
+      onFilter: (key, value) => actor.send({ type: 'list.filter', key, value }),
+    }),
+    [actor, i18n, open, options, query, searchText],
+  );
+  useListControls(controls);
+
+  // Back online, or queued changes reached the server: the server's answer replaces this device's copy.
+  useEffect(() => {
+    const refresh = () => actor.send({ type: 'list.refresh' });
+    window.addEventListener('online', refresh);
+    window.addEventListener(SYNCED_EVENT, refresh);
+    return () => {
+      window.removeEventListener('online', refresh);
+      window.removeEventListener(SYNCED_EVENT, refresh);
+    };
+  }, [actor]);
+
+  async function remove(row: Row) {
+    if (await confirmDelete(nameOf(row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
+  }
+
+  const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n));
+  const stats: Stat[] = [
+    { label: t`Total`, value: String(page?.pagination.totalItems ?? '–') },
+    ...(page && page.pagination.totalPages > 1
+      ? [{ label: t`Page`, value: `${page.pagination.currentPage} / ${page.pagination.totalPages}` }]
+      : []),
+    ...(screen.filters ?? [])
+      .filter((filter) => fixed?.[filter.key] !== undefined)
+      .map((filter) => ({
+        label: i18n._(filter.label),
+        value: options[filter.source.resource.name]?.find((option) => option.value === fixed?.[filter.key])?.label ?? '…',
+      })),
+  ];
+
+  const actions = (row: Row) => {
+    const name = nameOf(row);
+    return (
+      <div className={styles.rowActions}>
+        {routes ? (
+          <Link href={routes.edit(row.id)} className={styles.iconAction} aria-label={t`Edit ${name}`}>
+            <Pencil aria-hidden size={18} />
+          </Link>
+        ) : (
+          <button type="button" className={styles.iconAction} aria-label={t`Edit ${name}`} onClick={() => setEditing({ id: row.id })}>
+            <Pencil aria-hidden size={18} />
+          </button>
+        )}
+        <button
+          type="button"
+          className={`${styles.iconAction} ${styles.danger}`}
+          aria-label={t`Delete ${name}`}
+          disabled={deleting}
+          onClick={() => void remove(row)}
+        >
+          <Trash2 aria-hidden size={18} />
+        </button>
+      </div>
+    );
+  };
+
+  const addLabel = t`Add ${item}`;
+  const loadFailed = resourceText(resource, 'loadFailed');
+  const narrowed = Boolean(query.search) || open.some((filter) => query[filter.key] !== undefined);
+  return (
+    <section className={styles.page} aria-labelledby={titleId}>
+      {back && (
+        <Link href={back.href} className={styles.back}>
+          <ArrowLeft aria-hidden size={18} />
+          {i18n._(back.label)}
+        </Link>
+      )}
+      <div className={styles.head}>
+        <h1 id={titleId} className={styles.title}>
+          {i18n._(title)}
+        </h1>
+        {canWrite &&
+          (routes ? (
+            <Link href={routes.create} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
+              <Plus aria-hidden size={18} />
+              {addLabel}
+            </Link>
+          ) : (
+            <Button onClick={() => setEditing({ id: null })}>
+              <Plus aria-hidden size={18} />
+              {addLabel}
+            </Button>
+          ))}
+      </div>
+
+      <StatBoxes stats={stats} />
+
+      {refreshing && (
+        <p className={styles.muted} role="status">
+          <RefreshCw aria-hidden size={16} className={styles.spin} />
+          <Trans>Updating…</Trans>
+        </p>
+      )}
+      {cachedAt !== null && !loading && (
+        <div className={styles.age} role="status">
+          <span>
+            <OfflineNote since={cachedAt} />
+          </span>
+          <Button variant="secondary" onClick={() => actor.send({ type: 'list.refresh' })}>
+            <Trans>Try again</Trans>
+          </Button>
+        </div>
+      )}
+      {failed && (
+        <div className={styles.problem} role="alert">
+          <p className={styles.problemText}>
+            <strong>{loadFailed}</strong> {error !== loadFailed && error}
+          </p>
+          <Button variant="secondary" onClick={() => actor.send({ type: 'list.refresh' })}>
+            <Trans>Try again</Trans>
+          </Button>
+        </div>
+      )}
+
+      {page ? (
+        <>
+          <DataTable
+            caption={i18n._(title)}
+            columns={columns}
+            rows={page.items}
+            busy={loading && !refreshing}
+            sort={{ by: query.sortBy, order: query.sortOrder, onSort: (sortBy, sortOrder) => actor.send({ type: 'list.sort', sortBy, sortOrder }) }}
+            actions={canWrite ? actions : undefined}
+            empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
+          />
+          <Pagination pagination={page.pagination} disabled={loading} onPage={(next) => actor.send({ type: 'list.page', page: next })} />
+        </>
+      ) : (
+        !failed && (
+          <p className={styles.muted} aria-busy="true">
+            <Trans>Loading…</Trans>
+          </p>
+        )
+      )}
+
+      {editing && (
+        <ResourceFormDialog
+          screen={screen}
+          id={editing.id}
+          defaults={fixed ?? {}}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            actor.send({ type: 'list.refresh' });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+type I18n = ReturnType<typeof useLingui>['i18n'];
+
+/** A screen's column as the table shows it; the first one also marks rows not yet on the server. */
+function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n): DataColumn<Row> {
+  const text = (row: Row): string => {
+    const value = row[column.key];
+    switch (column.format) {
+      case 'date':
+        return typeof value === 'string' ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }).format(new Date(value)) : '';
+      case 'count':
+        return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
+      case 'lookup':
+        return options[column.source.resource.name]?.find((option) => option.value === value)?.label ?? '';
+      default:
+        return String(value ?? '');
+    }
+  };
+  const link = column.format === undefined || column.format === 'text' ? column.link : undefined;
+  return {
+    key: column.key,
+    header: i18n._(column.label),
+    sortable: 'sortable' in column && column.sortable,
+    cell: (row) => (
+      <span className={styles.cell}>
+        {link ? (
+          <Link href={link(row)} className={styles.link}>
+            {text(row)}
+          </Link>
+        ) : (
+          text(row)
+        )}
+        {first && row.pending && (
+          <span className={styles.pending}>
+            <CloudUpload aria-hidden size={14} />
+            <Trans>Not synced yet</Trans>
+          </span>
+        )}
+      </span>
+    ),
+  };
+}
