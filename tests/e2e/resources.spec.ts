@@ -37,19 +37,26 @@ async function seedCategory(server: Parameters<typeof seedAccount>[0], name: str
   return row!;
 }
 
-test('an admin creates, edits and deletes a category', async ({ profile, server }) => {
+/** Nothing sticks out sideways: the page works at this width without horizontal scrolling. */
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+test('an admin creates, edits and deletes a category, on a phone', async ({ profile, server }) => {
   const page = profile.pages()[0] ?? (await profile.newPage());
+  await page.setViewportSize({ width: 360, height: 740 });
   await adminPage(page, server);
   const name = `Bakeries ${Date.now()}`;
 
   await page.goto('/websites/categories');
   await page.getByRole('button', { name: 'Add category' }).click();
   const add = page.getByRole('dialog', { name: 'Add category' });
+  expect(await fitsWidth(page)).toBe(true);
   await add.getByLabel('Name').fill(name);
   await add.getByLabel('Description').fill('Bread and cakes');
   await add.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Category created successfully')).toBeVisible();
   await expect(page.getByRole('link', { name })).toBeVisible();
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('categories-360.png') });
 
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   const edit = page.getByRole('dialog', { name: 'Edit category' });

@@ -83,12 +83,12 @@ function ResourceForm({ screen, actor, onCancel }: ResourceFormProps) {
     const label = i18n._(spec.label);
     const value = context.values[spec.name];
     const error = errorOf(spec.name);
-    const text = { key: spec.name, label, name: spec.name, value: String(value ?? ''), error };
+    const text = { label, name: spec.name, value: String(value ?? ''), error };
     switch (spec.kind) {
       case 'text':
-        return <TextField {...text} onChange={(event) => change(spec.name, event.target.value)} />;
+        return <TextField key={spec.name} {...text} onChange={(event) => change(spec.name, event.target.value)} />;
       case 'textarea':
-        return <TextareaField {...text} onChange={(event) => change(spec.name, event.target.value)} />;
+        return <TextareaField key={spec.name} {...text} onChange={(event) => change(spec.name, event.target.value)} />;
       case 'select':
         return (
           <SelectField
