@@ -65,7 +65,7 @@ describe('AppRoutes', () => {
     open('/cms/w1/pages', sessionUser());
 
     // The shell is a lazy chunk: the first render suspends until it has loaded.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pages' })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Pages' }, { timeout: 5000 })).toBeDefined();
     expect(screen.getByText('This screen is coming soon.')).toBeDefined();
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
     await waitFor(() => expect(document.title).toBe('Pages · Acme CMS'));
@@ -92,9 +92,31 @@ describe('AppRoutes', () => {
     open(`/websites/categories/${SITE}/subcategories`, sessionUser());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Subcategories of a category' }, { timeout: 5000 })).toBeDefined();
-    expect(screen.getByRole('link', { name: 'Categories' }).getAttribute('href')).toBe('/websites/categories');
+    // The back link, and the website section's tab, which counts a category's subcategories as its own.
+    const categories = screen.getAllByRole('link', { name: 'Categories' });
+    expect(categories.map((link) => link.getAttribute('href'))).toEqual(['/websites/categories', '/websites/categories']);
+    expect(categories.filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(1);
     expect(screen.getByRole('button', { name: 'Add subcategory' })).toBeDefined();
     await waitFor(() => expect(fetchMock.mock.calls.some(([input]) => String(input).startsWith(`/api/subcategories?`) && String(input).includes(SITE))).toBe(true));
+  });
+
+  it('leads an admin from /websites to the catalogs, and shows other users no links they may not follow', async () => {
+    open('/websites', sessionUser());
+    const tabs = await screen.findByRole('navigation', { name: 'Website section' }, { timeout: 5000 });
+    expect(Array.from(tabs.querySelectorAll('a'), (link) => link.getAttribute('href'))).toEqual([
+      '/websites',
+      '/websites/categories',
+      '/websites/subcategories',
+      '/websites/types',
+      '/websites/technologies',
+      '/websites/hosting',
+    ]);
+  });
+
+  it('shows an owner on /websites no catalog tabs', async () => {
+    open('/websites', sessionUser({ type: 'user', role: null }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Websites' }, { timeout: 5000 })).toBeDefined();
+    expect(screen.queryByRole('navigation', { name: 'Website section' })).toBeNull();
   });
 
   it('sends the user to /login when the session ends elsewhere', () => {

@@ -17,6 +17,7 @@ import { readPendingUser, useSession } from './session';
 const Shell = lazy(() => import('../views/shell/shell').then((m) => ({ default: m.Shell })));
 const ProfilePage = lazy(() => import('../views/profile/profile-page').then((m) => ({ default: m.ProfilePage })));
 const PlaceholderPage = lazy(() => import('../views/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
+const WebsitesPlaceholder = lazy(() => import('../views/admin/website-tabs').then((m) => ({ default: m.WebsitesPlaceholder })));
 
 type Catalogs = typeof import('../views/admin/catalogs');
 type CatalogPage = { [K in keyof Catalogs]: Catalogs[K] extends ComponentType<PageProps> ? K : never }[keyof Catalogs];
@@ -93,7 +94,7 @@ export const routes: readonly RouteEntry[] = [
 
   signedIn('/partners/edit/:id', msg`Edit partner`),
   signedIn('/partners/:id', msg`Partner`),
-  signedIn('/websites', msg`Websites`),
+  signedIn('/websites', msg`Websites`, WebsitesPlaceholder),
   signedIn('/websites/new', msg`New website`),
   signedIn('/websites/edit/:id', msg`Edit website`),
   signedIn('/websites-form', msg`Website form`),

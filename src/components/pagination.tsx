@@ -24,7 +24,9 @@ interface PaginationProps {
 export function Pagination({ pagination, onPage, disabled = false }: PaginationProps) {
   const { t } = useLingui();
   const { currentPage, totalPages, totalItems, itemsPerPage } = pagination;
-  const first = totalItems === 0 ? 0 : (currentPage - 1) * itemsPerPage + 1;
+  // An empty list says so itself; "0–0 of 0" would only repeat it.
+  if (totalItems === 0) return null;
+  const first = (currentPage - 1) * itemsPerPage + 1;
   const last = Math.min(totalItems, currentPage * itemsPerPage);
 
   return (

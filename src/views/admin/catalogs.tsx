@@ -8,6 +8,7 @@ import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
 import type { Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { WebsiteTabs } from './website-tabs';
 
 // The six global catalogs an admin keeps (spec §1, §2), as data for the generic list and form.
 
@@ -69,21 +70,23 @@ function Catalog({ children }: { children: ReactNode }) {
   return <ResourceStoreProvider store={resourceStore}>{children}</ResourceStoreProvider>;
 }
 
-const listPage = (screen: ResourceScreen) =>
+/** `tabs`: the catalogs of the website section show its tabs, so each is one tap from the others. */
+const listPage = (screen: ResourceScreen, tabs: boolean) =>
   function CatalogListPage({ title }: PageProps) {
     return (
       <Catalog>
+        {tabs && <WebsiteTabs />}
         <ResourceListPage screen={screen} title={title} />
       </Catalog>
     );
   };
 
-export const HostingPage = listPage(hostingScreen);
-export const TechnologiesPage = listPage(technologiesScreen);
-export const TypesPage = listPage(typesScreen);
-export const CategoriesPage = listPage(categoriesScreen);
-export const SubcategoriesPage = listPage(subcategoriesScreen);
-export const LanguagesPage = listPage(languagesScreen);
+export const HostingPage = listPage(hostingScreen, true);
+export const TechnologiesPage = listPage(technologiesScreen, true);
+export const TypesPage = listPage(typesScreen, true);
+export const CategoriesPage = listPage(categoriesScreen, true);
+export const SubcategoriesPage = listPage(subcategoriesScreen, true);
+export const LanguagesPage = listPage(languagesScreen, false);
 
 /** /websites/categories/:id/subcategories: the subcategories of one category; new ones belong to it. */
 export function CategorySubcategoriesPage({ title }: PageProps) {
@@ -91,6 +94,7 @@ export function CategorySubcategoriesPage({ title }: PageProps) {
   const fixed = useMemo(() => ({ categoryId: id }), [id]);
   return (
     <Catalog>
+      <WebsiteTabs />
       <ResourceListPage
         key={id}
         screen={subcategoriesScreen}
