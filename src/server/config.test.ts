@@ -59,6 +59,7 @@ describe('configuration from the environment', () => {
       mailFrom: 'x@y.z',
       adminEmail: 'a@b.c',
       adminPassword: 'pw',
+      demo: true,
       corsOrigins: ['https://a.de', 'https://b.de'],
     });
   });

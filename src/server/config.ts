@@ -13,6 +13,8 @@ export interface Config {
   mailFrom: string;
   adminEmail: string | null;
   adminPassword: string | null;
+  /** First start adds demo data (DESIGN §8); `DEMO=0` starts empty but for the admin and the languages. */
+  demo: boolean;
   appSecret: string;
   corsOrigins: string[];
   logLevel: string;
@@ -73,6 +75,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     mailFrom: env.MAIL_FROM || 'Sitekeeper <no-reply@localhost>',
     adminEmail: env.ADMIN_EMAIL || null,
     adminPassword: env.ADMIN_PASSWORD || null,
+    demo: env.DEMO !== '0',
     appSecret: resolveSecret(env.APP_SECRET, dataDir),
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',

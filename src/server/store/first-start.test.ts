@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
 import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
-import { languages, users } from './schema';
+import { categories, languages, subcategories, types, users } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function recorder() {
   const created: FirstAdmin[] = [];
-  return { created, init: (opts: FirstStartOptions = { adminEmail: null, adminPassword: null }) => firstStart(opts, (a) => created.push(a)) };
+  return { created, init: (opts: FirstStartOptions = { adminEmail: null, adminPassword: null, demo: false }) => firstStart(opts, (a) => created.push(a)) };
 }
 
 describe.each(storeKinds)('first start (%s)', (kind) => {
@@ -48,9 +48,26 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     ]);
   });
 
+  it('adds demo catalogs unless DEMO=0, and only on the first start', async () => {
+    const { init } = recorder();
+    const demo = await createTestStore(kind, init({ adminEmail: null, adminPassword: null, demo: true }));
+    stores.push(demo);
+    await init({ adminEmail: null, adminPassword: null, demo: true })(demo.db);
+    const [food] = await demo.db.select().from(categories).where(eq(categories.name, 'Gastronomy'));
+    expect(food).toBeDefined();
+    const bakeries = await demo.db.select().from(subcategories).where(eq(subcategories.categoryId, food!.id));
+    expect(bakeries.map((row) => row.name)).toContain('Bakery');
+    expect(await demo.db.select().from(categories)).toHaveLength(4);
+    expect((await demo.db.select().from(types)).length).toBeGreaterThan(0);
+
+    const empty = await createTestStore(kind, init());
+    stores.push(empty);
+    expect(await empty.db.select().from(categories)).toHaveLength(0);
+  });
+
   it('uses ADMIN_EMAIL and ADMIN_PASSWORD and prints no password of its own', async () => {
     const { created, init } = recorder();
-    const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery' }));
+    const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery', demo: false }));
     stores.push(store);
     expect(created).toEqual([{ email: 'boss@agency.test', username: 'admin', generatedPassword: null }]);
     const [admin] = await store.db.select().from(users).where(eq(users.email, 'boss@agency.test'));
@@ -62,7 +79,7 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     const store = await createTestStore(kind, init());
     stores.push(store);
     await init()(store.db);
-    await init({ adminEmail: 'other@x.test', adminPassword: 'another password' })(store.db);
+    await init({ adminEmail: 'other@x.test', adminPassword: 'another password', demo: false })(store.db);
     expect(created).toHaveLength(1);
     expect(await store.db.select().from(users)).toHaveLength(1);
     expect(await store.db.select().from(languages)).toHaveLength(2);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { demoCatalogs } from './demo';
 import { languages, settings, users } from './schema';
 import type { Initialize } from './open';
 import { hashPassword } from '../auth/passwords';
@@ -6,6 +7,7 @@ import { hashPassword } from '../auth/passwords';
 export interface FirstStartOptions {
   adminEmail: string | null;
   adminPassword: string | null;
+  demo: boolean;
 }
 
 export interface FirstAdmin {
@@ -24,8 +26,8 @@ const FIRST_LANGUAGES = [
 ];
 
 /**
- * The first start of an empty store creates the first admin and the English and German
- * languages. The marker row and all that are written in one transaction, so they exist exactly
+ * The first start of an empty store creates the first admin, the English and German
+ * languages and, unless DEMO=0, demo catalogs. The marker row and all that are written in one transaction, so they exist exactly
  * once: a concurrent or later start finds the marker, and a start killed halfway leaves nothing.
  */
 export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: FirstAdmin) => void): Initialize {
@@ -50,6 +52,7 @@ export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: F
         lastName: '',
       });
       await tx.insert(languages).values(FIRST_LANGUAGES);
+      if (options.demo) await demoCatalogs(tx);
       return admin;
     });
     if (created) onAdminCreated(created);
