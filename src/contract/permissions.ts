@@ -69,3 +69,18 @@ export type Policy =
   | 'owner'
   | { website: CmsModule; level: Level }
   | { website: Feature | 'cms' };
+
+/**
+ * Whether a user passes a policy by their type and role (DESIGN §5): the server's check, and the
+ * client's for hiding what the server would refuse. Which website or row a caller may reach is
+ * the server's to add (a website policy also needs the caller to belong to that website).
+ */
+export function allows(policy: Policy, user: Principal | null): boolean {
+  if (policy === 'public') return true;
+  if (!user) return false;
+  if (policy === 'authenticated') return true;
+  if (policy === 'admin') return isAdmin(user);
+  if (policy === 'owner') return isAdmin(user) || isOwner(user);
+  if ('level' in policy) return can(user, policy.website, policy.level);
+  return hasFeature(user, policy.website);
+}

@@ -1,7 +1,7 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
-import { can, hasFeature, isAdmin, isOwner, type Policy, type Principal } from '../contract/permissions';
+import { allows, isAdmin, type Policy, type Principal } from '../contract/permissions';
 import { authenticate, type Authenticated } from './auth/sessions';
 import type { ServerContext } from './context';
 import { isApiPath } from './http/client';
@@ -63,17 +63,10 @@ async function reaches(db: Db, auth: Authenticated, websiteId: string | undefine
  */
 export async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Policy, 'public'>, websiteId?: string): Promise<void> {
   if (!auth) throw new HttpError(401, messages.unauthenticated);
-  const who = principal(auth);
-  let allowed: boolean;
-  if (policy === 'authenticated') allowed = true;
-  else if (policy === 'admin') allowed = isAdmin(who);
-  // Rows are narrowed to the owner's own in the queries (crud.ts's 'owner' scope).
-  else if (policy === 'owner') allowed = isAdmin(who) || isOwner(who);
-  else {
-    if (!(await reaches(db, auth, websiteId))) throw new HttpError(404, messages.notFound);
-    allowed = 'level' in policy ? can(who, policy.website, policy.level) : hasFeature(who, policy.website);
-  }
-  if (!allowed) throw new HttpError(403, messages.forbidden);
+  // Owners' rows are narrowed to their own in the queries (crud.ts's 'owner' scope); a website
+  // policy first needs the caller to reach that website at all.
+  if (typeof policy === 'object' && !(await reaches(db, auth, websiteId))) throw new HttpError(404, messages.notFound);
+  if (!allows(policy, principal(auth))) throw new HttpError(403, messages.forbidden);
 }
 
 /**

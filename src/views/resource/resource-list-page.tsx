@@ -17,7 +17,7 @@ import { listMachine } from '../../machines/list.machine';
 import { resourceText } from '../../machines/resource-text';
 import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
-import { allows } from './access';
+import { allows } from '../../contract/permissions';
 import { OfflineNote } from './offline-note';
 import { ResourceFormDialog } from './resource-form';
 import styles from './resource.module.css';
