@@ -10,7 +10,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-console.info(`list endpoint at 100,000 rows (search + sort + page + count), ${seconds} s per server, 16 concurrent clients`);
+console.info(`list endpoint at 100,000 rows (search + sort + page + count): 3 interleaved rounds of ${seconds} s per server, 16 concurrent clients, median round`);
 const list = await benchList({ seconds });
 console.table({
   'Sitekeeper (Fastify + Zod + policy + Drizzle)': { 'req/s': fmt(list.ours.perSecond), 'p50 ms': fmt(list.ours.p50, 2), 'p99 ms': fmt(list.ours.p99, 2), errors: list.ours.errors },
