@@ -23,7 +23,7 @@ const PATHS = [
   '/api/categories?page=1&limit=10&sortBy=createdAt&sortOrder=desc&search=beef',
 ];
 
-const SORT_COLUMNS: Record<string, string> = { name: 'name', createdAt: 'created_at', updatedAt: 'updated_at' };
+const SORT_COLUMNS: Record<string, string> = { name: 'name collate "und-x-icu"', createdAt: 'created_at', updatedAt: 'updated_at' };
 
 /**
  * The floor: the same SQL our generic list runs (search on the trigram-indexed columns, sort with

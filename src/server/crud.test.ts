@@ -202,7 +202,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
   const found = async (query: string) => namesOf(await send('GET', `/api/hosting?${query}`));
 
   describe('lists', () => {
-    const names = ['Alpha Bakery', 'Beta bakery', 'Gamma Butcher', '100% Organic', 'under_score', 'Delta'];
+    const names = ['Alpha Bakery', 'Beta bakery', 'Gamma Butcher', '100% Organic', 'under_score', 'Delta', 'Äther bakery', 'aardvark'];
     let hosting: Record<string, string>;
 
     beforeAll(async () => {
@@ -211,14 +211,17 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     });
 
     it('searches name and description case-insensitively, with % and _ as plain text', async () => {
-      expect(await found('search=BAKERY')).toEqual(['Alpha Bakery', 'Beta bakery', 'Delta']);
+      expect(await found('search=BAKERY')).toEqual(['Alpha Bakery', 'Äther bakery', 'Beta bakery', 'Delta']);
       expect(await found('search=%25')).toEqual(['100% Organic']);
       expect(await found('search=_')).toEqual(['under_score']);
       expect(await found('search=nothing+like+it')).toEqual([]);
     });
 
     it('sorts ascending and descending by name and other keys', async () => {
-      expect(await found('search=bakery&sortBy=name&sortOrder=desc')).toEqual(['Delta', 'Beta bakery', 'Alpha Bakery']);
+      expect(await found('search=bakery&sortBy=name&sortOrder=desc')).toEqual(['Delta', 'Beta bakery', 'Äther bakery', 'Alpha Bakery']);
+      // Alphabetical for people on every database: not capitals first, not umlauts after z.
+      const alphabetical = (await found('search=a&sortBy=name&limit=100')).filter((n: string) => names.includes(n));
+      expect(alphabetical).toEqual(['100% Organic', 'aardvark', 'Alpha Bakery', 'Äther bakery', 'Beta bakery', 'Delta', 'Gamma Butcher']);
       const byCreation = await found('search=a&sortBy=createdAt&sortOrder=asc&limit=100');
       expect(byCreation.filter((n: string) => names.includes(n))).toEqual(names.filter((n) => /a/i.test(n)));
       const newestFirst = await found('search=a&sortBy=createdAt&sortOrder=desc&limit=100');

@@ -14,6 +14,7 @@ import { HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
 import { caller, principal } from './policy';
+import { alphabetical } from './store/schema/collation';
 import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, PG_UNIQUE_VIOLATION, pgError } from './store/pg-errors';
 
 type Row = Record<string, unknown> & { id: string; version: number; createdAt: Date; updatedAt: Date };
@@ -57,6 +58,8 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
   const missing = needed.filter((key) => !columns[key]);
   if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
   const column = (key: string) => columns[key]!;
+  // Text sorts alphabetically for people, with the same expression its index is built on.
+  const sortKey = (key: string) => (column(key).dataType === 'string' ? alphabetical(column(key)) : column(key));
   const route = app.withTypeProvider<ZodTypeProvider>();
   const read = { policy: resource.access.read };
   const write = { policy: resource.access.write };
@@ -158,7 +161,7 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
           .select()
           .from(table)
           .where(where)
-          .orderBy(order(column(query.sortBy ?? resource.sort[0])), order(column('id')))
+          .orderBy(order(sortKey(query.sortBy ?? resource.sort[0])), order(column('id')))
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
       ]);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { entityColumns } from './columns';
+import { alphabetical } from './collation';
 
 /**
  * The indexes a catalog needs to list, search and sort 100,000 rows fast on both databases:
@@ -9,7 +10,7 @@ import { entityColumns } from './columns';
 function catalogIndexes(name: string, t: { name: AnyPgColumn; createdAt: AnyPgColumn; updatedAt: AnyPgColumn }, searched: AnyPgColumn[]) {
   return [
     ...searched.map((column) => index(`${name}_${column.name}_trgm`).using('gin', sql`${column} gin_trgm_ops`)),
-    index(`${name}_name_idx`).on(t.name, sql`id`),
+    index(`${name}_name_idx`).on(alphabetical(t.name), sql`id`),
     index(`${name}_created_idx`).on(t.createdAt),
     index(`${name}_updated_idx`).on(t.updatedAt),
   ];
@@ -37,7 +38,7 @@ export const subcategories = pgTable(
   },
   (t) => [
     uniqueIndex('subcategories_name_key').on(t.categoryId, sql`lower(${t.name})`),
-    index('subcategories_category_idx').on(t.categoryId, t.name),
+    index('subcategories_category_idx').on(t.categoryId, alphabetical(t.name)),
     ...catalogIndexes('subcategories', t, [t.name, t.description]),
   ],
 );
@@ -65,5 +66,5 @@ export const languages = pgTable(
     code: text('code').notNull(),
     content: jsonb('content').$type<Record<string, { name: string }>>().notNull().default({}),
   },
-  (t) => [uniqueIndex('languages_code_key').on(sql`lower(${t.code})`), index('languages_code_idx').on(t.code), ...catalogIndexes('languages', t, [t.name, t.code])],
+  (t) => [uniqueIndex('languages_code_key').on(sql`lower(${t.code})`), index('languages_code_idx').on(alphabetical(t.code), sql`id`), ...catalogIndexes('languages', t, [t.name, t.code])],
 );
