@@ -167,3 +167,24 @@ test('a conflict with another session is shown, and keep-mine and take-theirs bo
   await expect(page.getByRole('link', { name: `Mine ${stamp}` })).toBeVisible();
   await expect(page.getByRole('link', { name: `Theirs too ${stamp}` })).toBeVisible();
 });
+
+test('the back button asks before leaving a form with unsaved input, and Stay keeps it', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  await adminPage(page, server);
+  await page.goto('/languages');
+  await page.getByRole('link', { name: 'Add language' }).click();
+  await expect(page).toHaveURL(/\/languages\/new$/);
+  await page.getByLabel('Name', { exact: true }).fill('Welsh');
+
+  await page.goBack();
+  const ask = page.getByRole('alertdialog').or(page.getByRole('dialog')).filter({ hasText: 'You have unsaved changes.' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Stay' }).click();
+  await expect(page).toHaveURL(/\/languages\/new$/);
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Welsh');
+
+  await page.goBack();
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Leave' }).click();
+  await expect(page).toHaveURL(/\/languages$/);
+});

@@ -3,6 +3,9 @@ import { useEffect, useEffectEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 
+/** Marks the history entry a dirty form adds (see onBack). */
+const GUARD = 'unsavedGuard';
+
 /** A click that would follow a link inside this app, as the browser or wouter would handle it. */
 function inAppLink(event: MouseEvent): URL | null {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
@@ -14,9 +17,9 @@ function inAppLink(event: MouseEvent): URL | null {
 
 /**
  * The unsaved-changes guard of forms (spec §2): while `dirty`, a link elsewhere in the app asks first
- * with the app's confirm, and closing or reloading the tab gets the browser's own question (the only
- * one a browser allows there). Returns `leave(proceed)` for the form's own ways out (Cancel, closing
- * its dialog). The browser's back button is not intercepted.
+ * with the app's confirm, the browser's back button too, and closing or reloading the tab gets the
+ * browser's own question (the only one a browser allows there). Returns `leave(proceed)` for the
+ * form's own ways out (Cancel, closing its dialog).
  */
 export function useUnsavedGuard(dirty: boolean): (proceed: () => void) => void {
   const { confirm } = useConfirm();
@@ -35,6 +38,12 @@ export function useUnsavedGuard(dirty: boolean): (proceed: () => void) => void {
     void ask().then((leave) => leave && navigate(url.pathname + url.search + url.hash));
   });
 
+  // Back cannot be cancelled, so a dirty form stands on an extra history entry of the same URL:
+  // back only leaves that entry (the router sees no change), and then the user is asked.
+  const onBack = useEffectEvent((again: () => void) => {
+    void ask().then((leave) => (leave ? history.back() : again()));
+  });
+
   useEffect(() => {
     if (!dirty) return;
     const onClick = (event: MouseEvent) => {
@@ -45,11 +54,30 @@ export function useUnsavedGuard(dirty: boolean): (proceed: () => void) => void {
       onLink(url);
     };
     const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    const marked = () => (history.state as Record<string, unknown> | null)?.[GUARD];
+    const mark = (on: boolean) => history.replaceState({ ...history.state, [GUARD]: on }, '', window.location.href);
+    // An entry this form added before (then clean again) is reused rather than stacking another.
+    const guardEntry = () => (marked() === false ? mark(true) : history.pushState({ ...history.state, [GUARD]: true }, '', window.location.href));
+    let asking = false;
+    const onPopState = () => {
+      if (asking || marked()) return;
+      asking = true;
+      onBack(() => {
+        asking = false;
+        guardEntry();
+      });
+    };
+    guardEntry();
     document.addEventListener('click', onClick, true);
     window.addEventListener('beforeunload', onBeforeUnload);
+    window.addEventListener('popstate', onPopState);
     return () => {
       document.removeEventListener('click', onClick, true);
       window.removeEventListener('beforeunload', onBeforeUnload);
+      window.removeEventListener('popstate', onPopState);
+      // Clean again (saved, edits undone): the entry stays but guards no more. Not history.back():
+      // it runs later, and could undo the navigation a save starts meanwhile.
+      if (marked()) mark(false);
     };
   }, [dirty]);
 
