@@ -5,7 +5,7 @@ import type { StopReason } from './outbox';
 /** The Background Sync tag the page registers and the worker answers. */
 export const SYNC_TAG = 'outbox';
 
-/** Dispatched on the page's window after a replay changed something on the server: screens read their data again. */
+/** Dispatched on the page's window when a replay or a resolved conflict changed what the device shows: screens read their data again. */
 export const SYNCED_EVENT = 'outbox-synced';
 
 /** Page → worker: drain the outbox now. */

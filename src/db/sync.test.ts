@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearLocalData, db, readSessionMeta } from './database';
 import { enqueue } from './outbox';
-import { requestSync, startSync } from './sync';
-import type { SyncedMessage } from './sync-messages';
+import { requestSync, resolve as resolveEntry, startSync } from './sync';
+import { SYNCED_EVENT, type SyncedMessage } from './sync-messages';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
 const at = '2024-05-01T10:00:00.000Z';
@@ -65,6 +65,28 @@ describe('requestSync', () => {
     expect(await requestSync()).toMatchObject({ sent: 1, stopped: null });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect([String(url), init?.method, new Headers(init?.headers).get('Authorization')]).toEqual([`/api/categories/${A}`, 'PUT', 'Bearer tok-1']);
+  });
+
+  it('tells the screens to read again when a replay sent something, and not when it sent nothing', async () => {
+    const changed = vi.fn();
+    window.addEventListener(SYNCED_EVENT, changed);
+    await requestSync();
+    expect(changed).not.toHaveBeenCalled();
+    await queueOne();
+    await requestSync();
+    expect(changed).toHaveBeenCalledOnce();
+    window.removeEventListener(SYNCED_EVENT, changed);
+  });
+
+  it('tells the screens to read again when a conflict is resolved, though nothing is sent', async () => {
+    const changed = vi.fn();
+    window.addEventListener(SYNCED_EVENT, changed);
+    await queueOne();
+    const [entry] = await db.outbox.toArray();
+    await db.outbox.update(entry!.seq!, { status: 'conflict', current: { _id: A, version: 2, createdAt: at, updatedAt: at, name: 'theirs' } });
+    await resolveEntry.takeTheirs(entry!.seq!);
+    expect(changed).toHaveBeenCalled();
+    window.removeEventListener(SYNCED_EVENT, changed);
   });
 
   it('shares the token, language and API origin with the worker', async () => {

@@ -29,8 +29,11 @@ let waiting: { since: number; resolve: (result: DrainResult) => void }[] = [];
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
 
+/** Screens read their data again: what the device shows has changed under them. */
+const announceChange = () => window.dispatchEvent(new Event(SYNCED_EVENT));
+
 function afterDrain(result: DrainResult): void {
-  if (result.sent > 0) window.dispatchEvent(new Event(SYNCED_EVENT));
+  if (result.sent > 0) announceChange();
   scheduleRetry(result);
 }
 
@@ -149,19 +152,23 @@ async function refresh(entry: { resource: string; entityId: string; itemPath: st
 export const resolve = {
   async keepMine(seq: number): Promise<void> {
     await outbox.keepMine(seq);
+    announceChange();
     void requestSync();
   },
   async takeTheirs(seq: number): Promise<void> {
     await outbox.takeTheirs(seq);
+    announceChange();
     void requestSync();
   },
   async retry(seq: number): Promise<void> {
     await outbox.retry(seq);
+    announceChange();
     void requestSync();
   },
   async discard(seq: number): Promise<void> {
     const entry = await outbox.discard(seq);
     if (entry && entry.kind !== 'create') await refresh(entry);
+    announceChange();
     void requestSync();
   },
   /** The editor's "take theirs", which knows the entity, not the entry. */

@@ -7,6 +7,7 @@ import { categories, subcategories } from '../../contract/resources/catalogs';
 import { categoriesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
+import { SYNCED_EVENT } from '../../db/sync-messages';
 import { ResourceListPage } from './resource-list-page';
 
 const FOOD = '0190a1b2-0000-7000-8000-0000000000c1';
@@ -210,5 +211,18 @@ describe('ResourceListPage', () => {
     fireEvent.click(await screen.findByRole('link', { name: 'Retail' }));
     expect(path()).toBe(`/websites/categories/${RETAIL}/subcategories`);
     expect(store.fetchList).toHaveBeenCalledWith(categories, expect.objectContaining({ page: 1 }), expect.anything());
+  });
+
+  it('reads the page again when queued changes reached the server or a conflict was resolved', async () => {
+    const { store, spies, rows } = fakeStore(seed());
+    renderResourceScreen(<ResourceListPage screen={categoriesScreen} title={msg`Categories`} />, store);
+    await screen.findByRole('link', { name: 'Retail' });
+
+    rows(categories).find((category) => category.id === RETAIL)!.name = 'Shops';
+    const before = spies.fetchList.mock.calls.filter(([resource]) => resource === categories).length;
+    window.dispatchEvent(new Event(SYNCED_EVENT));
+
+    expect(await screen.findByRole('link', { name: 'Shops' })).toBeDefined();
+    expect(spies.fetchList.mock.calls.filter(([resource]) => resource === categories).length).toBeGreaterThan(before);
   });
 });
