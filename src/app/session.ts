@@ -4,7 +4,6 @@ import { readStored, storedLanguage, TOKEN_KEY } from '../api/storage';
 import { SessionUserSchema, type SessionUser } from '../api/user';
 import { toInterfaceLanguage } from '../contract/languages';
 import { isAdmin } from '../contract/permissions';
-import { claimUnsent, clearLocalData, writeSessionMeta } from '../db/database';
 
 export type { SessionUser } from '../api/user';
 
@@ -65,9 +64,17 @@ export function isAuthenticated(): boolean {
   return authenticated(readSession());
 }
 
+/**
+ * The device's IndexedDB, loaded on first use: the sign-in route, where every session starts,
+ * must not carry Dexie (its budget is 2× a bare React page).
+ */
+function onDevice(what: string, task: (database: typeof import('../db/database')) => Promise<void>): void {
+  import('../db/database').then(task).catch((error: unknown) => console.warn(`Could not ${what}`, error));
+}
+
 /** The service worker replays the outbox with these (DESIGN §6); it cannot read localStorage. */
 function shareWithWorker(token: string | null, language: string = storedLanguage()): void {
-  writeSessionMeta({ token, language, base: apiBase() }).catch((error: unknown) => console.warn('Could not share the session with the service worker', error));
+  onDevice('share the session with the service worker', (database) => database.writeSessionMeta({ token, language, base: apiBase() }));
 }
 
 export function saveSession(token: string, user: SessionUser): void {
@@ -75,7 +82,7 @@ export function saveSession(token: string, user: SessionUser): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   localStorage.removeItem(PENDING_USER_KEY);
   shareWithWorker(token);
-  claimUnsent(user.id).catch((error: unknown) => console.warn('Could not check the unsent changes', error));
+  onDevice('check the unsent changes', (database) => database.claimUnsent(user.id));
   announce();
 }
 
@@ -98,7 +105,7 @@ export function clearSession({ rejected = false } = {}): void {
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(PENDING_USER_KEY);
   announce();
-  clearLocalData(userId).catch((error: unknown) => console.warn('Could not clear the local data', error));
+  onDevice('clear the local data', (database) => database.clearLocalData(userId));
 }
 
 export function readPendingUser(): { emailOrUsername: string } | null {
