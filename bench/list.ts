@@ -2,9 +2,9 @@ import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { buildApp } from '../src/server/app';
-import { openSession } from '../src/server/auth/sessions';
 import { openStore } from '../src/server/store/open';
-import { memoryMailer, TEST_SECRET } from '../tests/support/app';
+import { memoryMailer, testAppConfig } from '../tests/support/app';
+import { tokenFor } from '../tests/support/auth';
 import { createPgDatabase } from '../tests/support/store';
 import { seedUser } from '../tests/support/users';
 import { load, type LoadResult } from './load';
@@ -97,10 +97,10 @@ export async function benchList({ seconds = 5, concurrency = 16, rounds = 3 } = 
     );
     await store.db.execute('analyze categories' as never);
     const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
-    const token = await openSession(store.db, admin.id, { userAgent: 'bench', ip: '127.0.0.1' }, new Date());
+    const token = await tokenFor(store, admin.id);
 
     const ours = await buildApp({
-      config: { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false },
+      config: testAppConfig(),
       store,
       mailer: memoryMailer(),
       logger: false,

@@ -9,10 +9,10 @@ import { uuidv7 } from '../src/contract/uuid';
 import { db } from '../src/db/database';
 import { drain, enqueue, type Send } from '../src/db/outbox';
 import { buildApp } from '../src/server/app';
-import { openSession } from '../src/server/auth/sessions';
 import { openStore } from '../src/server/store/open';
 import { categories as categoriesTable } from '../src/server/store/schema';
-import { memoryMailer, TEST_SECRET } from '../tests/support/app';
+import { memoryMailer, testAppConfig } from '../tests/support/app';
+import { tokenFor } from '../tests/support/auth';
 import { createPgDatabase } from '../tests/support/store';
 import { seedUser } from '../tests/support/users';
 
@@ -35,7 +35,7 @@ export async function benchOutbox(mutations = 1000): Promise<OutboxBenchResult> 
   const database = await createPgDatabase();
   const store = await openStore({ kind: 'postgres', url: database.url }, async () => {});
   const app = await buildApp({
-    config: { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false },
+    config: testAppConfig(),
     store,
     mailer: memoryMailer(),
     logger: false,
@@ -45,7 +45,7 @@ export async function benchOutbox(mutations = 1000): Promise<OutboxBenchResult> 
     const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
     const transport: Transport = {
       base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-      token: await openSession(store.db, admin.id, { userAgent: 'bench', ip: '127.0.0.1' }, new Date()),
+      token: await tokenFor(store, admin.id),
       language: 'en',
       translate: sourceText,
     };

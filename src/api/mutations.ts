@@ -2,11 +2,10 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { resourceMessages, type Resource } from '../contract/resource';
 import type { NewEntry } from '../db/outbox';
 import type { Mutation } from '../db/resource-store';
-import { ifMatch } from './send';
 
 /* What a mutation sends, described without sending it: the page, the outbox and the service worker share this (no window, no session). */
 
-/** A mutation as the wire wants it (DESIGN §4); the outbox adds the Idempotency-Key when it sends it. */
+/** A mutation as the wire wants it (DESIGN §4); the outbox adds Idempotency-Key and If-Match when it sends it. */
 export interface MutationRequest {
   method: 'POST' | 'PUT' | 'DELETE';
   path: string;
@@ -15,7 +14,6 @@ export interface MutationRequest {
   body?: Record<string, unknown>;
   /** The version the change is based on: sent as If-Match. Null for a create. */
   baseVersion: number | null;
-  headers: Record<string, string>;
 }
 
 /** A list's query string: empty values are left out (spec §5), the rest in the order given. */
@@ -33,27 +31,23 @@ export function itemPath(resource: Pick<Resource, 'paths'>, id: string): string 
   return resource.paths.item.replace(':id', encodeURIComponent(id));
 }
 
-/** One of the resource's spec §8 messages, with its values: the call's fallback. */
-export function fixed(resource: Resource, key: 'loadFailed' | 'createFailed' | 'updateFailed' | 'deleteFailed'): MessageDescriptor {
-  const [descriptor, values] = resourceMessages(resource, (d) => i18n._(d))[key];
-  return { ...descriptor, values };
+/** One of a resource's spec §8 messages in the interface language ("Failed to update category"): a call's fallback too. */
+export function resourceText(resource: Resource, key: keyof ReturnType<typeof resourceMessages>): string {
+  const [descriptor, values] = resourceMessages(resource, (d: MessageDescriptor) => i18n._(d))[key];
+  // Not `i18n._({ ...descriptor, values })`: the catalog extractor trips over a spread literal there.
+  return i18n._(descriptor.id, values, { message: descriptor.message });
 }
 
-/** The translated fallback of a mutation ("Failed to update category"), stored with its outbox entry. */
-export function mutationFallback(resource: Resource, kind: Mutation['kind']): string {
-  return i18n._(fixed(resource, kind === 'create' ? 'createFailed' : kind === 'update' ? 'updateFailed' : 'deleteFailed'));
-}
-
-/** The request a mutation makes: POST with the client's `_id`, PUT with the changed fields, DELETE; If-Match for both. */
+/** The request a mutation makes: POST with the client's `_id`, PUT with the changed fields, DELETE; the base version of both. */
 export function describeMutation(resource: Resource, mutation: Mutation): MutationRequest {
   const item = itemPath(resource, mutation.id);
   switch (mutation.kind) {
     case 'create':
-      return { method: 'POST', path: resource.paths.list, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null, headers: {} };
+      return { method: 'POST', path: resource.paths.list, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null };
     case 'update':
-      return { method: 'PUT', path: item, itemPath: item, body: mutation.values, baseVersion: mutation.baseVersion, headers: { 'If-Match': ifMatch(mutation.baseVersion) } };
+      return { method: 'PUT', path: item, itemPath: item, body: mutation.values, baseVersion: mutation.baseVersion };
     case 'delete':
-      return { method: 'DELETE', path: item, itemPath: item, baseVersion: mutation.baseVersion, headers: { 'If-Match': ifMatch(mutation.baseVersion) } };
+      return { method: 'DELETE', path: item, itemPath: item, baseVersion: mutation.baseVersion };
   }
 }
 
@@ -70,6 +64,6 @@ export function outboxEntry(resource: Resource, mutation: Mutation, title: strin
     body: request.body,
     baseVersion: request.baseVersion,
     label: { item: i18n._(resource.label.one), title },
-    fallback: mutationFallback(resource, mutation.kind),
+    fallback: resourceText(resource, `${mutation.kind}Failed`),
   };
 }

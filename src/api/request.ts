@@ -10,20 +10,23 @@ export { ApiError, ValidationError } from './send';
 
 export type RequestOptions = SendOptions;
 
-/** The server no longer accepts the token we sent (expired, signed out elsewhere): the session is over. */
-function endRejectedSession(sent: Headers): void {
-  const token = storedToken();
-  if (token && sent.get('Authorization') === `Bearer ${token}`) clearSession({ rejected: true });
+/**
+ * The server no longer accepts this token (expired, signed out elsewhere): if the page still holds
+ * it, the session is over. A newer session, signed in since the call was sent, stays.
+ */
+export function endRejectedSession(token: string | null | undefined): void {
+  if (token && token === storedToken()) clearSession({ rejected: true });
 }
 
 /** The page's side of a call: token and language from localStorage, messages from Lingui. */
 export function pageTransport(): Transport {
+  const token = storedToken();
   return {
     base: apiBase(),
-    token: storedToken(),
+    token,
     language: storedLanguage(),
     translate: (descriptor) => i18n._(descriptor),
-    onUnauthorized: endRejectedSession,
+    onUnauthorized: () => endRejectedSession(token),
   };
 }
 
@@ -40,10 +43,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 export async function requestData<S extends z.ZodType>(
   path: string,
   schema: S,
-  options: RequestOptions & { fallback: MessageDescriptor },
+  options: RequestOptions & { fallback: MessageDescriptor | string },
 ): Promise<z.output<S>> {
   const { status, envelope } = await send(path, options, pageTransport());
   const data = schema.safeParse(envelope.data);
-  if (!data.success) throw new ApiError(i18n._(options.fallback), status, envelope);
+  const { fallback } = options;
+  if (!data.success) throw new ApiError(typeof fallback === 'string' ? fallback : i18n._(fallback), status, envelope);
   return data.data;
 }

@@ -26,13 +26,13 @@ afterEach(() => {
 });
 
 describe('resourceApi', () => {
-  it('lists from the entry’s path, leaving empty query values out, and maps _id to id', async () => {
+  it('lists from the entry’s path, leaving empty query values out, the entities as sent for the cache', async () => {
     fetchMock.mockResolvedValue(json({ success: true, data: [entity], pagination }));
 
     const page = await resourceApi(subcategories).list({ page: 2, limit: 10, search: '', categoryId: CATEGORY, sortBy: undefined });
 
     expect(url()).toBe(`/api/subcategories?page=2&limit=10&categoryId=${CATEGORY}`);
-    expect(page).toEqual({ items: [{ id: ID, version: 4, createdAt: at, updatedAt: at, name: 'Wine', description: '', categoryId: CATEGORY }], pagination });
+    expect(page).toEqual({ entities: [entity], pagination });
     expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).get('Authorization')).toBe('Bearer tok-1');
   });
 
@@ -62,8 +62,13 @@ describe('resourceApi', () => {
 
     const row = await resourceApi(subcategories).get(ID);
     expect(url()).toBe(`/api/subcategories/${ID}`);
-    expect(row).toMatchObject({ id: ID, name: 'Wine' });
-    expect(row).not.toHaveProperty('_id');
+    expect(row).toEqual(entity);
+  });
+
+  it('refuses an entity of another shape with "Failed to load {items}"', async () => {
+    fetchMock.mockResolvedValue(json({ success: true, data: { ...entity, version: 'x' } }));
+
+    await expect(resourceApi(subcategories).get(ID)).rejects.toThrow('Failed to load subcategories');
   });
 });
 
@@ -75,23 +80,21 @@ describe('describeMutation', () => {
       itemPath: `/api/subcategories/${ID}`,
       body: { name: 'Wine', _id: ID },
       baseVersion: null,
-      headers: {},
     });
   });
 
-  it('updates with PUT of the changed fields and If-Match', () => {
+  it('updates with PUT of the changed fields and the version they are based on (the outbox sends it as If-Match)', () => {
     expect(describeMutation(subcategories, { kind: 'update', id: ID, values: { name: 'Red wine' }, baseVersion: 4 })).toMatchObject({
       method: 'PUT',
       path: `/api/subcategories/${ID}`,
       body: { name: 'Red wine' },
       baseVersion: 4,
-      headers: { 'If-Match': '"4"' },
     });
   });
 
-  it('deletes with If-Match and no body', () => {
+  it('deletes with the base version and no body', () => {
     const request = describeMutation(subcategories, { kind: 'delete', id: ID, baseVersion: 4 });
-    expect(request).toMatchObject({ method: 'DELETE', path: `/api/subcategories/${ID}`, headers: { 'If-Match': '"4"' } });
+    expect(request).toMatchObject({ method: 'DELETE', path: `/api/subcategories/${ID}`, baseVersion: 4 });
     expect(request.body).toBeUndefined();
   });
 });

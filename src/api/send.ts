@@ -57,8 +57,8 @@ export interface Transport {
   language: string;
   /** Turns a fixed message into text: the page uses Lingui; the worker, which has no catalog, the English source. */
   translate: (descriptor: MessageDescriptor) => string;
-  /** Told the headers of a call the server answered 401, so the page can end a rejected session. */
-  onUnauthorized?: (sent: Headers) => void;
+  /** Told when the server answered 401 to a call sent with this transport's token, so the page can end a rejected session. */
+  onUnauthorized?: () => void;
   fetch?: typeof fetch;
 }
 
@@ -123,7 +123,7 @@ export async function send(path: string, options: SendOptions, transport: Transp
     rethrowIfAborted(signal);
     throw networkError(0, error);
   }
-  if (response.status === 401) transport.onUnauthorized?.(headers);
+  if (response.status === 401) transport.onUnauthorized?.();
 
   let payload: unknown;
   try {

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { waitFor, type ActorRefFrom } from 'xstate';
 import { authMachine, type AuthStatus } from '../machines/auth.machine';
-import { AUTH_CHANGE_EVENT, isAuthenticated, readPendingUser, readResetTicket } from './session';
+import { isAuthenticated, readPendingUser, readResetTicket, subscribeSession } from './session';
 
 type AuthActor = ActorRefFrom<typeof authMachine>;
 
@@ -14,16 +14,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     input: { pendingUser: readPendingUser()?.emailOrUsername ?? null, reset: readResetTicket() },
   });
 
-  useEffect(() => {
-    // Another tab signing in or out, or a rejected token (request.ts), changes the session under us.
-    const sync = () => actor.send({ type: isAuthenticated() ? 'session.started' : 'session.ended' });
-    window.addEventListener(AUTH_CHANGE_EVENT, sync);
-    window.addEventListener('storage', sync);
-    return () => {
-      window.removeEventListener(AUTH_CHANGE_EVENT, sync);
-      window.removeEventListener('storage', sync);
-    };
-  }, [actor]);
+  // Another tab signing in or out, or a rejected token (request.ts), changes the session under us.
+  useEffect(() => subscribeSession(() => actor.send({ type: isAuthenticated() ? 'session.started' : 'session.ended' })), [actor]);
 
   return <AuthContext value={actor}>{children}</AuthContext>;
 }

@@ -42,6 +42,16 @@ describe('useScrollRestoration', () => {
     expect(window.history.scrollRestoration).toBe('manual');
   });
 
+  it('starts a page seen before at the top too when it is opened anew rather than gone back to', () => {
+    render(<Probe />);
+    act(() => navigate('/users'));
+    scrollPageTo(300);
+    act(() => navigate('/'));
+    act(() => navigate('/users'));
+
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+  });
+
   it('restores the saved position when going back, and the top when none was saved', () => {
     render(<Probe />);
     scrollPageTo(600);

@@ -13,7 +13,7 @@ import {
   useSession,
 } from './session';
 import { ADA } from '../api/user.test-support';
-import { db, readSessionMeta } from '../db/database';
+import { db, writeSessionMeta } from '../db/database';
 
 const USER = ADA;
 
@@ -74,20 +74,12 @@ describe('the stored session', () => {
 });
 
 describe('the session and the device’s data', () => {
-  it('shares the token and the language with the service worker, which cannot read localStorage', async () => {
-    localStorage.setItem('language', 'de');
-    saveSession('tok-1', USER);
-    await vi.waitFor(async () => expect(await readSessionMeta()).toMatchObject({ token: 'tok-1', language: 'de' }));
-
-    updateStoredUser({ ...USER, language: 'en' });
-    await vi.waitFor(async () => expect(await readSessionMeta()).toMatchObject({ token: 'tok-1', language: 'en' }));
-  });
-
   it('clearSession empties every Dexie table: cache, records, outbox, meta', async () => {
     saveSession('tok-1', USER);
     await db.cache.put({ key: 'k', resource: 'categories', query: {}, ids: [], pagination: { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: 10 }, fetchedAt: 1 });
     await db.records.put({ resource: 'categories', id: 'a', row: { _id: 'a', version: 1 }, fetchedAt: 1 });
     await db.outbox.add({ resource: 'categories', entityId: 'a' } as never);
+    await writeSessionMeta({ token: 'tok-1', language: 'en', base: '' });
 
     clearSession();
 

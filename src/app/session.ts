@@ -1,8 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { apiBase } from '../api/base';
-import { readStored, storedLanguage, TOKEN_KEY } from '../api/storage';
+import { readStored, TOKEN_KEY } from '../api/storage';
 import { SessionUserSchema, type SessionUser } from '../api/user';
-import { toInterfaceLanguage } from '../contract/languages';
 import { isAdmin } from '../contract/permissions';
 
 export type { SessionUser } from '../api/user';
@@ -72,23 +70,17 @@ function onDevice(what: string, task: (database: typeof import('../db/database')
   import('../db/database').then(task).catch((error: unknown) => console.warn(`Could not ${what}`, error));
 }
 
-/** The service worker replays the outbox with these (DESIGN §6); it cannot read localStorage. */
-function shareWithWorker(token: string | null, language: string = storedLanguage()): void {
-  onDevice('share the session with the service worker', (database) => database.writeSessionMeta({ token, language, base: apiBase() }));
-}
-
 export function saveSession(token: string, user: SessionUser): void {
   localStorage.setItem(TOKEN_KEY, token);
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   localStorage.removeItem(PENDING_USER_KEY);
-  shareWithWorker(token);
+  // The service worker gets the token from db/sync.ts, which shares it before every replay it asks for.
   onDevice('check the unsent changes', (database) => database.claimUnsent(user.id));
   announce();
 }
 
 export function updateStoredUser(user: SessionUser): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
-  shareWithWorker(readStored(TOKEN_KEY), toInterfaceLanguage(user.language));
   announce();
 }
 
@@ -138,7 +130,8 @@ export function clearResetTicket(): void {
   sessionStorage.removeItem(RESET_KEY);
 }
 
-function subscribe(onChange: () => void): () => void {
+/** Calls onChange after every change to the stored session, in this tab or another; returns the unsubscribe. */
+export function subscribeSession(onChange: () => void): () => void {
   // 'storage' carries the changes other tabs make.
   window.addEventListener(AUTH_CHANGE_EVENT, onChange);
   window.addEventListener('storage', onChange);
@@ -149,7 +142,7 @@ function subscribe(onChange: () => void): () => void {
 }
 
 export function useSession(): { user: SessionUser | null; authenticated: boolean } {
-  const session = useSyncExternalStore(subscribe, readSession);
+  const session = useSyncExternalStore(subscribeSession, readSession);
   return useMemo(() => ({ user: session.user, authenticated: authenticated(session) }), [session]);
 }
 

@@ -91,5 +91,3 @@ export const messages = {
   languageCodeFormat: /*i18n*/ { id: 'field.languageCodeFormat', message: 'Use a language code such as en, de or pt-BR' },
   tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
 } satisfies Record<string, MessageDescriptor>;
-
-export type MessageKey = keyof typeof messages;

@@ -1,6 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { z } from 'zod';
-import { PaginationSchema } from './envelope';
 import { messages } from './messages';
 import type { CmsModule, Policy } from './permissions';
 
@@ -79,7 +78,6 @@ export function defineResource<Fields extends z.ZodRawShape, Filters extends z.Z
     create: fields.extend({ _id: id.optional() }),
     update,
     query,
-    listResult: z.object({ items: z.array(entity), pagination: PaginationSchema }),
   };
 }
 

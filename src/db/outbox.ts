@@ -45,7 +45,7 @@ let inProcess: Promise<unknown> = Promise.resolve();
  * Runs fn while no other drain runs: across the page's tabs and the service worker with Web Locks,
  * within one context with a promise chain where the browser has none.
  */
-export function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
+function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator === 'undefined' ? undefined : (navigator as { locks?: LockManager }).locks;
   if (locks) return locks.request(LOCK_NAME, fn);
   const run = inProcess.then(fn, fn);
@@ -54,6 +54,11 @@ export function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 const byEntity = (resource: string, entityId: string) => db.outbox.where('[resource+entityId]').equals([resource, entityId]);
+
+/** One entity's entries, oldest first. */
+export function entityEntries(resource: string, entityId: string): Promise<OutboxEntry[]> {
+  return byEntity(resource, entityId).sortBy('seq');
+}
 
 function isWireRow(value: unknown, id?: string): value is WireRow {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
@@ -104,7 +109,7 @@ export async function enqueue(mutation: NewEntry): Promise<number | null> {
     const incoming: NewEntry = { ...mutation, baseVersion };
     const fresh = { idempotencyKey: uuidv7(), status: 'pending' as const, attempts: 0, createdAt: Date.now() };
 
-    const existing = await byEntity(mutation.resource, mutation.entityId).sortBy('seq');
+    const existing = await entityEntries(mutation.resource, mutation.entityId);
     const head = existing[0];
     const seenTheirs =
       head?.status === 'conflict' && baseVersion !== null && head.current != null && baseVersion >= head.current.version;

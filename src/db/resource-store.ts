@@ -15,7 +15,7 @@ export interface ListPage<T> {
   pagination: Pagination;
 }
 
-/** A copy from Dexie: when it was fetched (ms since epoch), and whether local changes are not yet on the server. */
+/** A copy from Dexie and when it was fetched (ms since epoch); its rows mark local changes not yet on the server (`pending`). */
 export interface Cached<T> {
   value: T;
   fetchedAt: number;

@@ -125,6 +125,16 @@ describe('reading', () => {
     expect(await db.cache.count()).toBe(0);
   });
 
+  it('never lets a fetch replace a newer row (a slow answer racing a replay)', async () => {
+    seed(1);
+    await store.fetchRecord(subcategories, id(1));
+    // A replay wrote version 2 while the list below was on its way with version 1.
+    await db.records.update(['subcategories', id(1)], { row: { ...rows.get(id(1))!, version: 2, name: 'Newer' } });
+
+    expect(names((await store.fetchList(subcategories, {})).items)).toEqual(['Newer']);
+    expect((await store.cachedRecord(subcategories, id(1)))?.value).toMatchObject({ version: 2, name: 'Newer' });
+  });
+
   it('keeps the pages it caches within bounds', async () => {
     seed(1);
     for (let n = 0; n < 55; n++) await store.fetchList(subcategories, { search: `s${n}` });
@@ -288,5 +298,17 @@ describe('submit', () => {
       [{ item: 'category', title: '' }, 'Failed to update category'],
       [{ item: 'subcategory', title: 'Renamed' }, 'Failed to update subcategory'],
     ]);
+  });
+});
+
+describe('versions this device wrote itself', () => {
+  it('stay ours after a fetch: an editor still on the version before our change continues from it', async () => {
+    seed(1);
+    await store.fetchRecord(subcategories, id(1));
+    expect(await store.submit(subcategories, { kind: 'update', id: id(1), values: { name: 'First' }, baseVersion: 1 })).toMatchObject({ status: 'done' });
+    await store.fetchList(subcategories, {});
+
+    expect(await store.submit(subcategories, { kind: 'update', id: id(1), values: { description: 'Second' }, baseVersion: 1 })).toMatchObject({ status: 'done' });
+    expect(rows.get(id(1))).toMatchObject({ name: 'First', description: 'Second', version: 3 });
   });
 });

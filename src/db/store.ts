@@ -4,14 +4,14 @@ import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import { messages } from '../contract/messages';
 import type { QueryOf, Resource } from '../contract/resource';
-import { db, type CachedRecord, type OutboxEntry, type WireRow } from './database';
-import { enqueue, outboxEntries, rememberServerRow } from './outbox';
+import { db, type CachedRecord, type WireRow } from './database';
+import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
 import { applyChange, applyToPage, cacheKey, canonicalQuery, displayName, localChanges, parseRow, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
-export const OUTCOME_WAIT_MS = 4000;
+const OUTCOME_WAIT_MS = 4000;
 const POLL_MS = 100;
 /** List pages kept per resource: every search typed is a query of its own. */
 const PAGES_PER_RESOURCE = 50;
@@ -86,10 +86,6 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
   return { value, fetchedAt: read.page.fetchedAt };
 }
 
-async function entityEntries(resource: string, id: string): Promise<OutboxEntry[]> {
-  return db.outbox.where('[resource+entityId]').equals([resource, id]).sortBy('seq');
-}
-
 /** The row the server answered, as the screen that made the change should now show it. */
 async function serverRow<R extends Resource>(resource: R, id: string): Promise<Row<R> | null> {
   const record = await db.records.get([resource.name, id]);
@@ -134,7 +130,7 @@ export const resourceStore: ResourceStore = {
   },
 
   async fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal) {
-    const { entities, pagination } = await resourceApi(resource).listWire(query, signal);
+    const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const fetchedAt = Date.now();
     const key = cacheKey(resource, query as Record<string, unknown>);
@@ -169,7 +165,7 @@ export const resourceStore: ResourceStore = {
   async fetchRecord<R extends Resource>(resource: R, id: string, signal?: AbortSignal) {
     let entity: WireRow;
     try {
-      entity = (await resourceApi(resource).getWire(id, signal)) as WireRow;
+      entity = (await resourceApi(resource).get(id, signal)) as WireRow;
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 404)) throw error;
       // Created here and not on the server yet: the local copy is all there is.

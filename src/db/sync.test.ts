@@ -122,6 +122,20 @@ describe('requestSync', () => {
     expect(await requestSync()).toMatchObject({ sent: 1 });
   });
 
+  it('tries again 30 s after the server could not be reached, while the page stays open', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ sent: 0, stopped: 'offline' });
+    const retry = timers.mock.calls.findIndex(([, ms]) => ms === 30_000);
+    expect(retry).toBeGreaterThanOrEqual(0);
+    clearTimeout(timers.mock.results[retry]!.value as number);
+
+    (timers.mock.calls[retry]![0] as () => void)();
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+  });
+
   it('offline only registers Background Sync', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     const postMessage = vi.fn();

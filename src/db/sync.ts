@@ -1,6 +1,5 @@
-import { ApiError, pageTransport, request } from '../api/request';
+import { ApiError, endRejectedSession, pageTransport, request } from '../api/request';
 import { storedToken } from '../api/storage';
-import { clearSession } from '../app/session';
 import { readSessionMeta, writeSessionMeta, type WireRow } from './database';
 import * as outbox from './outbox';
 import type { DrainResult, Send } from './outbox';
@@ -46,7 +45,7 @@ function scheduleRetry(result: DrainResult): void {
 function onWorkerMessage(event: MessageEvent): void {
   const message = event.data as Partial<SyncedMessage> | null;
   if (message?.type !== 'SYNCED' || typeof message.startedAt !== 'number') return;
-  if (message.rejectedToken && message.rejectedToken === storedToken()) clearSession({ rejected: true });
+  endRejectedSession(message.rejectedToken);
   const result: DrainResult = { startedAt: message.startedAt, sent: message.sent ?? 0, stopped: message.stopped ?? null };
   afterDrain(result);
   const ready = waiting.filter((waiter) => waiter.since <= result.startedAt);
@@ -82,7 +81,7 @@ async function drainHere(): Promise<DrainResult> {
 }
 
 /** The worker replays with what the page knows: token, language, API origin. */
-export async function shareSession(): Promise<void> {
+async function shareSession(): Promise<void> {
   const { token, language, base } = pageTransport();
   const stored = await readSessionMeta();
   if (stored?.token === token && stored.language === language && stored.base === base) return;
@@ -173,7 +172,7 @@ export const resolve = {
   },
   /** The editor's "take theirs", which knows the entity, not the entry. */
   async takeTheirsOf(resource: string, entityId: string): Promise<void> {
-    const conflict = (await outbox.outboxEntries(resource)).find((entry) => entry.entityId === entityId && entry.status === 'conflict');
+    const conflict = (await outbox.entityEntries(resource, entityId)).find((entry) => entry.status === 'conflict');
     if (conflict?.seq !== undefined) await this.takeTheirs(conflict.seq);
   },
 };

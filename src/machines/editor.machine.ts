@@ -5,7 +5,8 @@ import { fieldErrors } from '../components/form/field-errors';
 import type { Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { Cached, Mutation, Outcome, Row } from '../db/resource-store';
-import { reasonOf, resourceText } from './resource-text';
+import { resourceText } from '../api/mutations';
+import { reasonOf } from './reason';
 import { unprovidedActors } from './store-actors';
 import type { ToastKind } from './toast.machine';
 

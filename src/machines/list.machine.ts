@@ -3,7 +3,8 @@ import { assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate
 import { toast } from '../app/feedback';
 import { DEFAULT_PAGE_SIZE, type Resource } from '../contract/resource';
 import type { Cached, ListPage, Outcome, Row } from '../db/resource-store';
-import { reasonOf, resourceText } from './resource-text';
+import { resourceText } from '../api/mutations';
+import { reasonOf } from './reason';
 import { unprovidedActors, type ListQuery } from './store-actors';
 import type { ToastKind } from './toast.machine';
 

@@ -123,6 +123,15 @@ describe.each(storeKinds)('envelope and error mapping (%s)', (kind) => {
   });
 });
 
+/** The address a request claiming to come through two proxies is taken from, with `trustProxy` in front. */
+async function addressOf(trustProxy: number | false) {
+  await current?.app.close();
+  current = await createTestApp({ trustProxy });
+  current.app.get('/api/test/ip', { config: { policy: 'public' } }, async (request) => ({ success: true, data: request.ip }));
+  const res = await current.app.inject({ url: '/api/test/ip', headers: { 'x-forwarded-for': '203.0.113.7, 10.0.0.2' } });
+  return res.json().data;
+}
+
 describe('server wiring', () => {
   it('refuses at start-up an /api route that declares no policy', async () => {
     current = await createTestApp();
@@ -167,6 +176,13 @@ describe('server wiring', () => {
     const log = lines.join('');
     expect(log).toContain(String(requestId));
     expect(log).not.toContain('very-secret-token');
+  });
+
+  it('takes the client address from X-Forwarded-For only through the proxies TRUST_PROXY counts', async () => {
+    expect(await addressOf(false)).toBe('127.0.0.1');
+    // One proxy in front: the address it saw the request come from, not what the client claimed before it.
+    expect(await addressOf(1)).toBe('10.0.0.2');
+    expect(await addressOf(2)).toBe('203.0.113.7');
   });
 
   it('does not trust a request id sent by the caller', async () => {

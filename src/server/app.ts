@@ -35,7 +35,7 @@ export interface AppDeps {
 export const BODY_LIMIT = 1024 * 1024;
 
 /** The resources that need no route code of their own (DESIGN.md §3): an entry and its table each. */
-const resources = [
+export const crudResources = [
   [catalogs.categories, tables.categories],
   [catalogs.subcategories, tables.subcategories],
   [catalogs.types, tables.types],
@@ -117,7 +117,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(languageRoutes, { store });
   await app.register(authRoutes, ctx);
   await app.register(profileRoutes, ctx);
-  for (const [resource, table] of resources) registerResource(app, ctx, resource, table);
+  for (const [resource, table] of crudResources) registerResource(app, ctx, resource, table);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

@@ -61,6 +61,8 @@ describe('configuration from the environment', () => {
       adminPassword: 'pw',
       demo: true,
       corsOrigins: ['https://a.de', 'https://b.de'],
+      trustProxy: false,
     });
+    expect(['true', '2', '10.0.0.1', 'false'].map((TRUST_PROXY) => loadConfig({ TRUST_PROXY }, dir).trustProxy)).toEqual([true, 2, '10.0.0.1', false]);
   });
 });

@@ -7,7 +7,8 @@ import { storeKinds } from '../../tests/support/store';
 import { seedUser } from '../../tests/support/users';
 import { messages } from '../contract/messages';
 import type { Resource } from '../contract/resource';
-import { catalogResources } from '../contract/resources/catalogs';
+import { categories, hosting, languages, subcategories } from '../contract/resources/catalogs';
+import { crudResources } from './app';
 import { uuidv7 } from '../contract/uuid';
 import { translator } from './http/i18n';
 
@@ -39,7 +40,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     expect(res.statusCode, res.body).toBe(201);
     return data(res);
   }
-  const category = (name = `Category ${++serial}`) => create(catalogResources[0], { name });
+  const category = (name = `Category ${++serial}`) => create(categories, { name });
 
   /** A valid new entry of each catalog; names are unique per call. */
   async function sample(resource: Resource): Promise<Record<string, unknown>> {
@@ -54,7 +55,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     }
   }
 
-  it.each(catalogResources.map((r) => [r.name, r] as const))('%s: create, read, list, update and delete', async (_name, resource) => {
+  it.each(crudResources.map(([r]) => [r.name, r] as const))('%s: create, read, list, update and delete', async (_name, resource) => {
     const values = await sample(resource);
     const created = await send('POST', resource.paths.list, { payload: values });
     expect(created.statusCode).toBe(201);
@@ -85,7 +86,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
 
   it('accepts a client-generated _id once and refuses it when it is taken', async () => {
     const _id = uuidv7();
-    expect((await create(catalogResources[0], { _id, name: 'Made offline' }))._id).toBe(_id);
+    expect((await create(categories, { _id, name: 'Made offline' }))._id).toBe(_id);
     const again = await send('POST', '/api/categories', { payload: { _id, name: 'Made offline too' } });
     expect(again.statusCode).toBe(400);
     expect(again.json().errors).toEqual([{ path: 'body._id', message: messages.valueTaken.message }]);
@@ -149,15 +150,15 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     expect(rename.json().errors[0].path).toBe('body.name');
     expect(data(await send('GET', `/api/categories/${item._id}`)).name).toBe('Restaurants');
 
-    await create(catalogResources[5], { name: 'Portuguese (Brazil)', code: 'pt-BR' });
+    await create(languages, { name: 'Portuguese (Brazil)', code: 'pt-BR' });
     const code = await send('POST', '/api/languages', { payload: { name: 'Brazilian', code: 'pt-BR' } });
     expect(code.json().errors).toEqual([{ path: 'body.code', message: messages.valueTaken.message }]);
   });
 
   it('keeps subcategory names unique per category only, and refuses an unknown category', async () => {
     const [a, b] = [await category(), await category()];
-    await create(catalogResources[1], { name: 'Pizza', categoryId: a._id });
-    await create(catalogResources[1], { name: 'Pizza', categoryId: b._id });
+    await create(subcategories, { name: 'Pizza', categoryId: a._id });
+    await create(subcategories, { name: 'Pizza', categoryId: b._id });
     const unknown = await send('POST', '/api/subcategories', { payload: { name: 'Orphan', categoryId: uuidv7() } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors).toEqual([{ path: 'body.categoryId', message: messages.unknownReference.message }]);
@@ -165,7 +166,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
 
   it('refuses to delete a category its subcategories still use', async () => {
     const parent = await category();
-    await create(catalogResources[1], { name: 'Child', categoryId: parent._id });
+    await create(subcategories, { name: 'Child', categoryId: parent._id });
     const res = await send('DELETE', `/api/categories/${parent._id}`, { headers: { 'if-match': '"1"' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, message: 'This category is still in use and cannot be deleted.' });
@@ -203,11 +204,8 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
 
   describe('lists', () => {
     const names = ['Alpha Bakery', 'Beta bakery', 'Gamma Butcher', '100% Organic', 'under_score', 'Delta', 'Äther bakery', 'aardvark'];
-    let hosting: Record<string, string>;
-
     beforeAll(async () => {
-      hosting = {};
-      for (const name of names) hosting[name] = (await create(catalogResources[4], { name, description: name === 'Delta' ? 'Bakery supplies' : '' }))._id;
+      for (const name of names) await create(hosting, { name, description: name === 'Delta' ? 'Bakery supplies' : '' });
     });
 
     it('searches name and description case-insensitively, with % and _ as plain text', async () => {
@@ -241,7 +239,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
 
     it('filters subcategories by category, and treats empty filters as none', async () => {
       const [a, b] = [await category(), await category()];
-      for (const [name, parent] of [['Vegan', a], ['Vegetarian', a], ['Vegas', b]] as const) await create(catalogResources[1], { name, categoryId: parent._id });
+      for (const [name, parent] of [['Vegan', a], ['Vegetarian', a], ['Vegas', b]] as const) await create(subcategories, { name, categoryId: parent._id });
       expect(namesOf(await send('GET', `/api/subcategories?categoryId=${a._id}&search=veg`))).toEqual(['Vegan', 'Vegetarian']);
       expect(namesOf(await send('GET', `/api/subcategories?categoryId=${b._id}`))).toEqual(['Vegas']);
       expect(namesOf(await send('GET', '/api/subcategories?categoryId=&search=vega'))).toEqual(['Vegan', 'Vegas']);

@@ -1,4 +1,3 @@
-import type { MessageDescriptor } from '@lingui/core';
 import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, or, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,7 +9,7 @@ import { isAdmin } from '../contract/permissions';
 import { resourceMessages, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
-import { HttpError } from './http/errors';
+import { fieldError, HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
 import { caller, principal } from './policy';
@@ -130,15 +129,12 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
       return await run();
     } catch (err) {
       const pg = pgError(err);
-      const fieldError = (fallback: string, descriptor: MessageDescriptor) => {
-        const message = request.t(descriptor);
-        return new HttpError(400, descriptor, undefined, [{ path: `body.${fieldOf(pg?.constraint, fallback)}`, message }]);
-      };
-      if (pg?.code === PG_UNIQUE_VIOLATION) throw fieldError(resource.unique?.[0] ?? '_id', messages.valueTaken);
+      const field = (fallback: string) => `body.${fieldOf(pg?.constraint, fallback)}`;
+      if (pg?.code === PG_UNIQUE_VIOLATION) throw fieldError(field(resource.unique?.[0] ?? '_id'), messages.valueTaken);
       if ((pg?.code === PG_FOREIGN_KEY_VIOLATION || pg?.code === PG_RESTRICT_VIOLATION) && action === 'delete') {
         throw new HttpError(400, { ...messages.stillInUse, values: { item: request.t(resource.label.one) } });
       }
-      if (pg?.code === PG_FOREIGN_KEY_VIOLATION) throw fieldError(fieldKeys[0]!, messages.unknownReference);
+      if (pg?.code === PG_FOREIGN_KEY_VIOLATION) throw fieldError(field(fieldKeys[0]!), messages.unknownReference);
       throw err;
     }
   }

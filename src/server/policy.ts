@@ -11,10 +11,9 @@ import type { Db } from './store/open';
 import { websites } from './store/schema';
 
 export type { Policy } from '../contract/permissions';
-export type { Authenticated } from './auth/sessions';
 
 /** The path parameter a website policy reads its website from, unless the route names another. */
-export const DEFAULT_WEBSITE_PARAM = 'websiteId';
+const DEFAULT_WEBSITE_PARAM = 'websiteId';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -61,7 +60,7 @@ async function reaches(db: Db, auth: Authenticated, websiteId: string | undefine
  * caller has nothing to do with answers 404 like an unknown one, so ids do not leak; only its
  * own team hears 403 when their role's level or flag is short.
  */
-export async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Policy, 'public'>, websiteId?: string): Promise<void> {
+async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Policy, 'public'>, websiteId?: string): Promise<void> {
   if (!auth) throw new HttpError(401, messages.unauthenticated);
   // Owners' rows are narrowed to their own in the queries (crud.ts's 'owner' scope); a website
   // policy first needs the caller to reach that website at all.

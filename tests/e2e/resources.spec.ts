@@ -188,3 +188,45 @@ test('the back button asks before leaving a form with unsaved input, and Stay ke
   await ask.getByRole('button', { name: 'Leave' }).click();
   await expect(page).toHaveURL(/\/languages$/);
 });
+
+test('the service worker replays queued changes; a change the server refuses is shown with its reason and can be discarded', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  await page.setViewportSize({ width: 360, height: 740 });
+  await adminPage(page, server);
+  await page.goto('/websites/categories');
+  await expect(page.getByRole('heading', { name: 'Categories' })).toBeVisible();
+
+  const sent: boolean[] = [];
+  profile.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/categories')) sent.push(request.serviceWorker() !== null);
+  });
+
+  // Offline, the same name twice: the outbox takes both, the server will refuse the second.
+  const name = `Drinks ${Date.now()}`;
+  await profile.setOffline(true);
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole('button', { name: 'Add category' }).click();
+    const add = page.getByRole('dialog', { name: 'Add category' });
+    await add.getByLabel('Name').fill(name);
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(add).toBeHidden();
+  }
+  await expect(syncStatus(page)).toHaveAccessibleName(/2 pending/);
+
+  await profile.setOffline(false);
+  await expect(syncStatus(page)).toHaveAttribute('data-state', 'attention', { timeout: 20_000 });
+  expect(sent).toEqual([true, true]);
+  expect(await server.store.db.select().from(categories).where(eq(categories.name, name))).toHaveLength(1);
+
+  await syncStatus(page).click();
+  const panel = page.locator('#sync-panel');
+  const refused = panel.locator('li[data-status="failed"]');
+  await expect(refused).toHaveCount(1);
+  await expect(refused).toContainText('This value is already in use');
+  const box = await panel.boundingBox();
+  expect(box!.x >= 0 && box!.x + box!.width <= 360).toBe(true);
+
+  await refused.getByRole('button', { name: 'Discard' }).click();
+  await expect(syncStatus(page)).toHaveAttribute('data-state', 'synced');
+  expect(await server.store.db.select().from(categories).where(eq(categories.name, name))).toHaveLength(1);
+});

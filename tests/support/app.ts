@@ -4,7 +4,7 @@ import type { Mail, Mailer } from '../../src/server/mail/mailer';
 import type { StoreKind } from '../../src/server/store/open';
 import { createTestStore } from './store';
 
-export const TEST_SECRET = 'test-secret-that-is-at-least-32-characters';
+const TEST_SECRET = 'test-secret-that-is-at-least-32-characters';
 
 /** Keeps sent mail in memory; tests that exercise SMTP itself use a real SMTP server instead. */
 export function memoryMailer(): Mailer & { sent: Mail[] } {
@@ -12,19 +12,25 @@ export function memoryMailer(): Mailer & { sent: Mail[] } {
   return { sent, send: async (mail) => void sent.push(mail), close: () => {} };
 }
 
+/** The config every test and benchmark server runs with; `overrides` for what one of them needs otherwise. */
+export function testAppConfig(overrides: Partial<AppDeps['config']> = {}): AppDeps['config'] {
+  return { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false, ...overrides };
+}
+
 export interface TestAppOptions {
   kind?: StoreKind;
   clientDir?: string | null;
   logger?: AppDeps['logger'];
   clock?: () => Date;
+  trustProxy?: AppDeps['config']['trustProxy'];
 }
 
 /** The real app on a fresh real store; closing the app closes (and for PostgreSQL drops) the store. */
-export async function createTestApp({ kind = 'pglite', clientDir = null, logger = false, clock }: TestAppOptions = {}) {
+export async function createTestApp({ kind = 'pglite', clientDir = null, logger = false, clock, trustProxy = false }: TestAppOptions = {}) {
   const store = await createTestStore(kind);
   const mailer = memoryMailer();
   const app: FastifyInstance = await buildApp({
-    config: { clientDir, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false },
+    config: testAppConfig({ clientDir, trustProxy }),
     store,
     mailer,
     logger,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { buildApp } from '../../src/server/app';
 import { createMailer } from '../../src/server/mail/mailer';
-import { TEST_SECRET } from './app';
+import { testAppConfig } from './app';
 import { startMailCatcher } from './mail-catcher';
 import { createTestStore } from './store';
 import { seedUser, type SeedUser } from './users';
@@ -14,7 +14,7 @@ export async function startE2EServer() {
   const catcher = await startMailCatcher();
   const store = await createTestStore('pglite');
   const app = await buildApp({
-    config: { clientDir: join(import.meta.dirname, '../../dist/client'), corsOrigins: [], logLevel: 'warn', appSecret: TEST_SECRET, trustProxy: false },
+    config: testAppConfig({ clientDir: join(import.meta.dirname, '../../dist/client'), logLevel: 'warn' }),
     store,
     mailer: createMailer({ smtpUrl: catcher.url, from: 'Sitekeeper <cms@e2e.test>', outboxDir: '' }),
     logger: false,

@@ -112,5 +112,3 @@ export const languages = defineResource({
 
 /** `GET /api/languages/dropdown`: every language, for pickers. */
 export const LanguageOptionSchema = z.object({ _id: z.uuid(), name: z.string(), code: z.string() });
-
-export const catalogResources = [categories, subcategories, types, technologies, hosting, languages] as const;

@@ -32,6 +32,8 @@ export interface Authenticated {
   session: SessionRow;
   /** A team member's role on their website; null for everyone else (and for a member without a role). */
   roleInfo: RoleInfo | null;
+  /** That role's name, which the client shows; it grants nothing by itself. */
+  roleName: string | null;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface Authenticated {
  */
 export async function authenticate(db: Db, token: string, now: Date): Promise<Authenticated | null> {
   const [row] = await db
-    .select({ session: sessions, user: users, permissions: teamRoles.permissions, cmsPermissions: teamRoles.cmsPermissions })
+    .select({ session: sessions, user: users, roleName: teamRoles.name, permissions: teamRoles.permissions, cmsPermissions: teamRoles.cmsPermissions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     // Only a role of the member's own website counts.
@@ -50,9 +52,10 @@ export async function authenticate(db: Db, token: string, now: Date): Promise<Au
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
   }
-  const { session, user, permissions, cmsPermissions } = row;
-  const roleInfo = user.type === 'teammember' && permissions && cmsPermissions ? { permissions, cmsPermissions } : null;
-  return { session, user, roleInfo };
+  const { session, user, roleName, permissions, cmsPermissions } = row;
+  const member = user.type === 'teammember';
+  const roleInfo = member && permissions && cmsPermissions ? { permissions, cmsPermissions } : null;
+  return { session, user, roleInfo, roleName: member ? roleName : null };
 }
 
 export async function revokeSession(db: Db, userId: string, sessionId: string, now: Date): Promise<boolean> {

@@ -2,8 +2,8 @@ import { eq, or, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../contract/auth';
 import { toInterfaceLanguage } from '../../contract/languages';
 import type { Db } from '../store/open';
-import { teamRoles, users } from '../store/schema';
-import type { UserRow } from './sessions';
+import { users } from '../store/schema';
+import type { Authenticated, UserRow } from './sessions';
 
 const normalized = (value: string) => value.trim().toLowerCase();
 
@@ -22,22 +22,23 @@ export async function findByEmail(db: Db, email: string): Promise<UserRow | unde
   return user;
 }
 
-/** The user as the client stores it (spec §3): no hash, no secret, the role spelled out. */
-export async function toAuthUser(db: Db, user: UserRow): Promise<AuthUser> {
-  const [role] =
-    user.type === 'teammember' && user.teamRoleId ? await db.select().from(teamRoles).where(eq(teamRoles.id, user.teamRoleId)) : [];
+/**
+ * The user as the client stores it (spec §3): no hash, no secret, the role spelled out. Built
+ * from what `authenticate` read, so the client is shown exactly the role the server enforces.
+ */
+export function toAuthUser({ user, roleInfo, roleName }: Authenticated): AuthUser {
   return {
     _id: user.id,
     email: user.email,
     username: user.username,
     type: user.type,
-    role: user.type === 'admin' ? 'admin' : (role?.name ?? null),
+    role: user.type === 'admin' ? 'admin' : roleName,
     verified: user.verified,
     status: user.status,
     firstName: user.firstName,
     lastName: user.lastName,
     language: toInterfaceLanguage(user.language),
     websiteId: user.type === 'teammember' ? user.websiteId : null,
-    roleInfo: role ? { permissions: role.permissions, cmsPermissions: role.cmsPermissions } : null,
+    roleInfo,
   };
 }

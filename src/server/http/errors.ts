@@ -12,12 +12,15 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly descriptor: MessageDescriptor,
     readonly data?: unknown,
-    /** Field errors to show next to the inputs, like a validation failure's. */
-    readonly errors?: FieldError[],
+    /** Field errors to show next to the inputs, like a validation failure's; translated when answered. */
+    readonly errors?: { path: string; message: MessageDescriptor }[],
   ) {
     super(descriptor.message ?? descriptor.id);
   }
 }
+
+/** A 400 about one field (`body.username`): the form shows it next to that input, as it shows a validation error. */
+export const fieldError = (path: string, descriptor: MessageDescriptor) => new HttpError(400, descriptor, undefined, [{ path, message: descriptor }]);
 
 export function sendFailure(reply: FastifyReply, status: number, body: Omit<Failure, 'success'>) {
   return reply.status(status).send({ success: false, ...body } satisfies Failure);
@@ -51,7 +54,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendFailure(reply, error.statusCode, {
         message: request.t(error.descriptor),
         ...(error.data === undefined ? {} : { data: error.data }),
-        ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.errors ? { errors: error.errors.map(({ path, message }) => ({ path, message: request.t(message) })) } : {}),
       });
     }
     if (error.validation) {

@@ -141,6 +141,8 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
       type: 'teammember',
       user: { role: 'Editor', websiteId: member.websiteId, roleInfo: { permissions: role.permissions, cmsPermissions: role.cmsPermissions } },
     });
+    // The profile shows the same user, role included, as sign-in did.
+    expect((await profile(app, res.json().data.token)).json().data).toEqual(res.json().data.user);
   });
 });
 

@@ -18,7 +18,7 @@ import { messages } from '../../contract/messages';
 import { checkPin, checkResetToken, consume, issuePin, issueResetToken, PIN_TTL_MS, type PinCheck } from '../auth/challenges';
 import { mailPin } from '../auth/mails';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { openSession, revokeAllSessions, revokeSession, type UserRow } from '../auth/sessions';
+import { authenticate, openSession, revokeAllSessions, revokeSession, type UserRow } from '../auth/sessions';
 import { findByEmail, findByLogin, toAuthUser } from '../auth/users';
 import type { ServerContext } from '../context';
 import { HttpError } from '../http/errors';
@@ -82,9 +82,12 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     if (!(await consume(challengeCtx(), check.challenge.id))) throw new HttpError(401, messages.invalidPin);
 
     // A PIN that reached the stored address proves it: the account is verified from now on.
-    const [verified] = await db.update(users).set({ verified: true }).where(eq(users.id, user.id)).returning();
+    await db.update(users).set({ verified: true }).where(eq(users.id, user.id));
     const token = await openSession(db, user.id, { userAgent: request.headers['user-agent'] ?? '', ip: request.ip }, clock());
-    return ok({ token, user: await toAuthUser(db, verified!), type: user.type });
+    // The user as every later request will see it: one reading of the role for sign-in and policy.
+    const auth = await authenticate(db, token, clock());
+    if (!auth) throw new HttpError(401, messages.invalidPin);
+    return ok({ token, user: toAuthUser(auth), type: user.type });
   });
 
   route.post('/api/auth/logout', { config: { policy: 'authenticated' } }, async (request) => {

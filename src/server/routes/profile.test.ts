@@ -118,11 +118,3 @@ describe.each(storeKinds)('devices (%s)', (kind) => {
     expect((await as(laptop).get('/api/profile')).statusCode).toBe(200);
   });
 });
-
-describe('language switcher', () => {
-  it('offers the two interface languages, each in its own name', async () => {
-    const { app } = await setup('pglite');
-    const res = await app.inject({ url: '/api/languages/switcher?userLanguage=de' });
-    expect(res.json()).toEqual({ success: true, data: [{ code: 'en', name: 'English' }, { code: 'de', name: 'Deutsch' }] });
-  });
-});

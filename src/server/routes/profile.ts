@@ -10,13 +10,12 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { isLive, revokeAllSessions, revokeSession } from '../auth/sessions';
 import { toAuthUser } from '../auth/users';
 import type { ServerContext } from '../context';
-import { HttpError } from '../http/errors';
+import { fieldError, HttpError } from '../http/errors';
 import { enforce } from '../http/rate-limit';
 import { ok } from '../http/reply';
 import { caller } from '../policy';
 import { PG_UNIQUE_VIOLATION, pgError } from '../store/pg-errors';
 import { sessions, users } from '../store/schema';
-
 
 export async function profileRoutes(app: FastifyInstance, { store, clock }: ServerContext) {
   const db = store.db;
@@ -24,23 +23,22 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
   const authenticated = { policy: 'authenticated' } as const;
   const userResponse = { response: { 200: successSchema(AuthUserSchema) } };
 
-  route.get('/api/profile', { config: authenticated, schema: userResponse }, async (request) => ok(await toAuthUser(db, caller(request).user)));
+  route.get('/api/profile', { config: authenticated, schema: userResponse }, async (request) => ok(toAuthUser(caller(request))));
 
   // Names, username and language only: type, role, verified and status are not the user's to set.
   route.put('/api/profile', { config: authenticated, schema: { body: ProfileUpdateBody, ...userResponse } }, async (request) => {
-    const { user } = caller(request);
+    const auth = caller(request);
+    const { user } = auth;
     try {
       const [updated] = await db
         .update(users)
         .set({ ...request.body, version: user.version + 1, updatedAt: clock() })
         .where(eq(users.id, user.id))
         .returning();
-      return ok(await toAuthUser(db, updated!), { message: request.t(messages.profileUpdated) });
+      return ok(toAuthUser({ ...auth, user: updated! }), { message: request.t(messages.profileUpdated) });
     } catch (err) {
-      if (pgError(err)?.code === PG_UNIQUE_VIOLATION) {
-        // A field the user corrects in the form, like any validation error; 409 means a version conflict.
-        throw new HttpError(400, messages.usernameTaken, undefined, [{ path: 'body.username', message: request.t(messages.usernameTaken) }]);
-      }
+      // A field the user corrects in the form, like any validation error; 409 means a version conflict.
+      if (pgError(err)?.code === PG_UNIQUE_VIOLATION) throw fieldError('body.username', messages.usernameTaken);
       throw err;
     }
   });
@@ -48,10 +46,7 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
   route.put('/api/profile/change-password', { config: authenticated, schema: { body: ChangePasswordBody } }, async (request, reply) => {
     const { user, session } = caller(request);
     await enforce(db, reply, [[`change-password:${user.id}`, { max: 10, windowMs: 15 * 60_000 }]], clock());
-    if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) {
-      const message = request.t(messages.wrongCurrentPassword);
-      throw new HttpError(400, messages.wrongCurrentPassword, undefined, [{ path: 'body.currentPassword', message }]);
-    }
+    if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw fieldError('body.currentPassword', messages.wrongCurrentPassword);
     const now = clock();
     await db.update(users).set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: now }).where(eq(users.id, user.id));
     await revokeAllSessions(db, user.id, now, session.id);

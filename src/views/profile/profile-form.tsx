@@ -41,10 +41,15 @@ export function ProfileForm() {
     return () => controller.abort();
   }, []);
 
-  function edit(field: keyof Values, value: string) {
-    setValues({ ...values, [field]: value });
-    setDirty(true);
-  }
+  const field = (name: keyof Values) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => {
+      setValues({ ...values, [name]: event.target.value });
+      setDirty(true);
+    },
+    error: errorOf(name),
+  });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -63,33 +68,10 @@ export function ProfileForm() {
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         {error && <FormAlert>{error}</FormAlert>}
         <div className={styles.pair}>
-          <TextField
-            label={t`First name`}
-            name="firstName"
-            autoComplete="given-name"
-            value={values.firstName}
-            onChange={(event) => edit('firstName', event.target.value)}
-            error={errorOf('firstName')}
-          />
-          <TextField
-            label={t`Last name`}
-            name="lastName"
-            autoComplete="family-name"
-            value={values.lastName}
-            onChange={(event) => edit('lastName', event.target.value)}
-            error={errorOf('lastName')}
-          />
+          <TextField label={t`First name`} autoComplete="given-name" {...field('firstName')} />
+          <TextField label={t`Last name`} autoComplete="family-name" {...field('lastName')} />
         </div>
-        <TextField
-          label={t`Username`}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={values.username}
-          onChange={(event) => edit('username', event.target.value)}
-          error={errorOf('username')}
-        />
+        <TextField label={t`Username`} autoComplete="username" autoCapitalize="none" spellCheck={false} {...field('username')} />
         <TextField label={t`Email`} name="email" type="email" value={user?.email ?? ''} readOnly hint={t`Ask an administrator to change your email address.`} />
         <div className={styles.actions}>
           <Button type="submit" busy={saving}>

@@ -55,6 +55,15 @@ describe('ProfilePage', () => {
     expect(readSession().user?.firstName).toBe('Anne');
   });
 
+  it('shows the stored user at once, then the server’s profile, and keeps it', async () => {
+    mocks.api.fetchProfile.mockResolvedValue({ ...stored, firstName: 'Annika' });
+    renderScreen(<ProfilePage />);
+    expect(field('First name').value).toBe('Anna');
+
+    await waitFor(() => expect(field('First name').value).toBe('Annika'));
+    expect(readSession().user?.firstName).toBe('Annika');
+  });
+
   it('refuses a malformed username before asking the server', () => {
     renderScreen(<ProfilePage />);
     type('Username', 'a b');

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
 import { toast } from '../../app/feedback';
-import { languages, subcategories } from '../../contract/resources/catalogs';
+import { categories, languages, subcategories } from '../../contract/resources/catalogs';
 import { languagesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
 import { ResourceFormPage } from './resource-form';
@@ -66,6 +66,19 @@ describe('ResourceFormDialog', () => {
     expect(spies.submit).toHaveBeenCalledWith(subcategories, { kind: 'create', id: expect.stringMatching(UUID_V7), values: { name: 'Patisserie', description: '', categoryId: FOOD } });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Showing 1–2 of 2')).toBeDefined();
+  });
+
+  it('takes its choices from the list page, which has loaded them already', async () => {
+    const { store, spies } = fakeStore(seed());
+    openList(store);
+    await screen.findByText('Showing 1–1 of 1');
+    const categoryLoads = () => spies.fetchList.mock.calls.filter(([resource]) => resource === categories).length;
+    await waitFor(() => expect(categoryLoads()).toBe(1));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add subcategory' }));
+    const form = await dialog('Add subcategory');
+    expect(within(form).getByRole('option', { name: 'Food' })).toBeDefined();
+    expect(categoryLoads()).toBe(1);
   });
 
   it('shows the server’s field errors at their fields and keeps what was typed', async () => {

@@ -13,12 +13,12 @@ import { TextField } from '../../components/form/text-field';
 import { TextareaField } from '../../components/form/textarea-field';
 import { useFieldErrors } from '../../components/form/use-field-errors';
 import { FormDialog } from '../../components/form-dialog';
-import { resourceText } from '../../machines/resource-text';
+import { resourceText } from '../../api/mutations';
 import { editedFields, editorMachine, hasUnsavedChanges, type Values } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
 import { OfflineNote } from './offline-note';
 import styles from './resource.module.css';
-import { blankValues, optionSources, type Field, type ResourceScreen } from './screen';
+import { blankValues, fieldSources, optionSources, type Field, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useUnsavedGuard } from './use-unsaved-guard';
@@ -54,17 +54,17 @@ function shown(value: unknown): string {
 interface ResourceFormProps {
   screen: ResourceScreen;
   actor: EditorActor;
+  /** The choices of the select fields, loaded by the form's owner (a list page has them already). */
+  options: OptionLists;
   onCancel: () => void;
 }
 
 /** The fields of a screen, described as data, bound to its editor machine; Save and Cancel below. */
-function ResourceForm({ screen, actor, onCancel }: ResourceFormProps) {
+function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
   const { t, i18n } = useLingui();
   const snapshot = useSelector(actor, (state) => state);
   const { context } = snapshot;
   const { errorOf } = useFieldErrors(context.fieldErrors);
-  const sources = useMemo(() => optionSources(...screen.fields.map((field) => (field.kind === 'select' ? field.source : undefined))), [screen]);
-  const options: OptionLists = useOptionLists(sources);
   const conflictId = useId();
 
   const loading = snapshot.matches('loading');
@@ -210,6 +210,8 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
   const titleId = useId();
   const { actor, dirty } = useEditor(screen, id, {}, () => navigate(screen.routes.list));
   const leave = useUnsavedGuard(dirty);
+  const sources = useMemo(() => optionSources(...fieldSources(screen.fields)), [screen]);
+  const options = useOptionLists(sources);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>
@@ -221,7 +223,7 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
         {i18n._(title)}
       </h1>
       <div className={styles.card}>
-        <ResourceForm screen={screen} actor={actor} onCancel={() => leave(() => navigate(screen.routes.list))} />
+        <ResourceForm screen={screen} actor={actor} options={options} onCancel={() => leave(() => navigate(screen.routes.list))} />
       </div>
     </section>
   );
@@ -233,13 +235,15 @@ interface ResourceFormDialogProps {
   id: string | null;
   /** Values a new record starts with (the category of a category's subcategories). */
   defaults: Values;
+  /** The choices of the select fields: the list page's, which loads them for its filters and columns anyway. */
+  options: OptionLists;
   onClose: () => void;
   /** Saved, or queued on this device: the dialog is gone and the list should be read again. */
   onSaved: () => void;
 }
 
 /** A form over a list, for resources without form routes of their own; a sheet on phones. */
-export function ResourceFormDialog({ screen, id, defaults, onClose, onSaved }: ResourceFormDialogProps) {
+export function ResourceFormDialog({ screen, id, defaults, options, onClose, onSaved }: ResourceFormDialogProps) {
   const { t, i18n } = useLingui();
   const { actor, dirty } = useEditor(screen, id, defaults, onSaved);
   const leave = useUnsavedGuard(dirty);
@@ -247,7 +251,7 @@ export function ResourceFormDialog({ screen, id, defaults, onClose, onSaved }: R
 
   return (
     <FormDialog title={id ? t`Edit ${item}` : t`Add ${item}`} onRequestClose={() => leave(onClose)}>
-      <ResourceForm screen={screen} actor={actor} onCancel={() => leave(onClose)} />
+      <ResourceForm screen={screen} actor={actor} options={options} onCancel={() => leave(onClose)} />
     </FormDialog>
   );
 }

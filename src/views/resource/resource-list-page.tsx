@@ -14,14 +14,14 @@ import { StatBoxes, type Stat } from '../../components/stat-boxes';
 import type { Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { listMachine } from '../../machines/list.machine';
-import { resourceText } from '../../machines/resource-text';
+import { resourceText } from '../../api/mutations';
 import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { allows } from '../../contract/permissions';
 import { OfflineNote } from './offline-note';
 import { ResourceFormDialog } from './resource-form';
 import styles from './resource.module.css';
-import { nameOf, optionSources, type Column, type ResourceScreen } from './screen';
+import { fieldSources, nameOf, optionSources, type Column, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 
@@ -64,13 +64,15 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const items = i18n._(resource.label.other);
   const canWrite = allows(resource.access.write, user);
 
+  // The form dialog's choices too, so opening it does not load the same lists again.
   const sources = useMemo(
     () =>
       optionSources(
         ...(screen.filters ?? []).map((filter) => filter.source),
         ...screen.columns.map((column) => (column.format === 'lookup' ? column.source : undefined)),
+        ...(canWrite && !screen.routes ? fieldSources(screen.fields) : []),
       ),
-    [screen],
+    [screen, canWrite],
   );
   const options = useOptionLists(sources);
   const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
@@ -227,6 +229,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
           screen={screen}
           id={editing.id}
           defaults={fixed ?? {}}
+          options={options}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
@@ -242,11 +245,13 @@ type I18n = ReturnType<typeof useLingui>['i18n'];
 
 /** A screen's column as the table shows it; the first one also marks rows not yet on the server. */
 function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n): DataColumn<Row> {
+  // One formatter per column, not one per cell: every row of every render formats with it.
+  const date = column.format === 'date' ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }) : null;
   const text = (row: Row): string => {
     const value = row[column.key];
     switch (column.format) {
       case 'date':
-        return typeof value === 'string' ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }).format(new Date(value)) : '';
+        return typeof value === 'string' && date ? date.format(new Date(value)) : '';
       case 'count':
         return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
       case 'lookup':

@@ -55,6 +55,10 @@ export function blankValues(fields: readonly Field[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((field) => [field.name, field.kind === 'translations' ? {} : '']));
 }
 
+/** The sources of a form's select fields (undefined for the other fields), for optionSources. */
+export const fieldSources = (fields: readonly Field[]): (OptionSource | undefined)[] =>
+  fields.map((field) => (field.kind === 'select' ? field.source : undefined));
+
 /** Every other resource a screen takes choices from, once each. */
 export function optionSources(...sources: readonly (OptionSource | undefined)[]): OptionSource[] {
   const seen = new Map<string, OptionSource>();

@@ -14,7 +14,7 @@ function shown(value: unknown): string {
 }
 
 /** The fields my change sets to something else than the server's version has. */
-export function differences(entry: OutboxEntry): { field: string; mine: string; theirs: string }[] {
+function differences(entry: OutboxEntry): { field: string; mine: string; theirs: string }[] {
   const { _id: _ignored, ...mine } = entry.body ?? {};
   const theirs = entry.current ?? {};
   return Object.entries(mine)
@@ -23,7 +23,7 @@ export function differences(entry: OutboxEntry): { field: string; mine: string; 
 }
 
 /** "category “Drinks”", or just "category" for an entity without a name. */
-export function useSubject(entry: Pick<OutboxEntry, 'label'>): string {
+function useSubject(entry: Pick<OutboxEntry, 'label'>): string {
   const { t } = useLingui();
   const { item, title } = entry.label;
   return title ? t`${item} “${title}”` : item;
