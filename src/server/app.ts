@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -33,8 +34,10 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = 1024 * 1024;
+/** Smaller API answers go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_THRESHOLD = 1024;
 
-/** The resources that need no route code of their own (DESIGN.md §3): an entry and its table each. */
+/** The resources that need no route code of their own (docs/design.md §3): an entry and its table each. */
 export const crudResources = [
   [catalogs.categories, tables.categories],
   [catalogs.subcategories, tables.subcategories],
@@ -111,6 +114,10 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     strictTransportSecurity: false,
   });
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: false });
+  // Before any route: it hooks each route as it is added. Its brotli runs at quality 4, fast enough
+  // per request; built files are compressed at the strongest setting by the build (http/client.ts)
+  // and pass through untouched, since they already carry a Content-Encoding.
+  await app.register(compress, { threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
 
   await app.register(healthRoutes, { store });
   await app.register(whiteLabelRoutes, { store });

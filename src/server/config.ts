@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export type StoreConfig = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
@@ -57,12 +57,23 @@ function resolveSecret(value: string | undefined, dataDir: string): string {
   const file = join(dataDir, 'app-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
+  // Two instances starting at once must agree on one key: the whole file appears in one step
+  // (a hard link of a finished temporary file), and whoever loses the race reads the winner's.
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-  return secret;
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, secret + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFileSync(file, 'utf8').trim();
+  } finally {
+    unlinkSync(draft);
+  }
 }
 
-/** DESIGN.md §8: configuration comes from the environment, and only from here. */
+/** docs/design.md §8: configuration comes from the environment, and only from here. */
 export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
   const dataDir = resolve(root, env.DATA_DIR || './data');
   const clientDir = resolve(root, 'dist/client');

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,6 +13,8 @@ import { fieldError, HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
 import { caller, principal } from './policy';
+import { prepared } from './store/prepared';
+import { rowCounts } from './store/schema';
 import { alphabetical } from './store/schema/collation';
 import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, PG_UNIQUE_VIOLATION, pgError } from './store/pg-errors';
 
@@ -42,8 +44,17 @@ const paramsSchema = (path: string) => {
   return names.length > 0 ? { params: z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) } : {};
 };
 
+/** The row count a table's triggers keep (store/schema/counts.ts). */
+const keptCount = prepared((db) =>
+  db
+    .select({ n: rowCounts.n })
+    .from(rowCounts)
+    .where(eq(rowCounts.tableName, sql.placeholder('tableName')))
+    .prepare('kept_row_count'),
+);
+
 /**
- * The CRUD routes of one registry entry over its table (DESIGN.md §3-5): list with search,
+ * The CRUD routes of one registry entry over its table (docs/design.md §3-5): list with search,
  * filters, sort and pagination; get; create (with an optional client-chosen `_id`); update and
  * delete guarded by `If-Match`. A resource with nothing special needs nothing more than this call.
  * Call it before `app.ready()`, on an app whose policies are registered (buildApp does both).
@@ -100,6 +111,16 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
     }
   }
 
+  /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
+  async function countRows(where: SQL | undefined): Promise<number> {
+    if (!where) {
+      const [kept] = await keptCount(db).execute({ tableName });
+      if (kept) return kept.n;
+    }
+    const [counted] = await db.select({ total: count() }).from(table).where(where);
+    return counted?.total ?? 0;
+  }
+
   /** The item the path names, within the caller's scope. */
   function itemWhere(request: FastifyRequest): SQL {
     const { id } = request.params as Params;
@@ -150,9 +171,10 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
         .map((key) => eq(column(key), query[key]));
       const where = and(scope(request).where, search, ...filters);
       const order = query.sortOrder === 'desc' ? desc : asc;
-      // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index.
-      const [[counted], rows] = await Promise.all([
-        db.select({ total: count() }).from(table).where(where),
+      // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
+      // (or, for the whole table, the row count its triggers keep).
+      const [totalItems, rows] = await Promise.all([
+        countRows(where),
         db
           .select()
           .from(table)
@@ -161,7 +183,6 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
           .limit(query.limit)
           .offset((query.page - 1) * query.limit),
       ]);
-      const totalItems = counted?.total ?? 0;
       return ok((rows as Row[]).map(toEntity), {
         pagination: {
           currentPage: query.page,

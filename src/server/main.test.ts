@@ -21,9 +21,13 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
+// What `npm start` runs once the build is current: the built server, plain JavaScript.
+const built = 'dist/server/main.js';
+
 /** `npm start`'s server process, as a user runs it. */
 function start(env: Record<string, string>): Running {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  if (!existsSync(built)) throw new Error(`${built} is missing: npm test builds it first (npm run build)`);
+  const proc = spawn(process.execPath, [built], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -55,7 +55,7 @@ async function reaches(db: Db, auth: Authenticated, websiteId: string | undefine
 }
 
 /**
- * DESIGN.md §5 in one place: returns when `auth` may call a route with `policy`, throws 401, 403
+ * docs/design.md §5 in one place: returns when `auth` may call a route with `policy`, throws 401, 403
  * or 404 otherwise. `websiteId` is the raw path parameter a website policy names. A website the
  * caller has nothing to do with answers 404 like an unknown one, so ids do not leak; only its
  * own team hears 403 when their role's level or flag is short.

@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { openStore, pgliteOptions, pgliteStore, prepareDb, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
+import { openStore, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
+import { pgliteOptions, pgliteStore, prepareDb } from '../../src/server/store/pglite';
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL names one (CI sets it). */
 export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -23,6 +24,8 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `sk_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: base });
+  // A connection the server drops is an 'error' event; unhandled, it would end the process.
+  admin.on('error', () => {});
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
@@ -32,6 +35,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
     url: url.toString(),
     drop: async () => {
       const client = new Client({ connectionString: base });
+      client.on('error', () => {});
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();

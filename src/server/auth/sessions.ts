@@ -1,6 +1,7 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { RoleInfo } from '../../contract/permissions';
 import type { Db } from '../store/open';
+import { prepared } from '../store/prepared';
 import { sessions, teamRoles, users } from '../store/schema';
 import { hashToken, newToken } from './secrets';
 
@@ -36,18 +37,24 @@ export interface Authenticated {
   roleName: string | null;
 }
 
-/**
- * The session, user and team role behind a bearer token in one query, or null when the token is
- * unknown, ended or its user may not sign in.
- */
-export async function authenticate(db: Db, token: string, now: Date): Promise<Authenticated | null> {
-  const [row] = await db
+/** Every request runs this one. */
+const sessionQuery = prepared((db) =>
+  db
     .select({ session: sessions, user: users, roleName: teamRoles.name, permissions: teamRoles.permissions, cmsPermissions: teamRoles.cmsPermissions })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     // Only a role of the member's own website counts.
     .leftJoin(teamRoles, and(eq(teamRoles.id, users.teamRoleId), eq(teamRoles.websiteId, users.websiteId)))
-    .where(eq(sessions.tokenHash, hashToken(token)));
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare('authenticate'),
+);
+
+/**
+ * The session, user and team role behind a bearer token in one query, or null when the token is
+ * unknown, ended or its user may not sign in.
+ */
+export async function authenticate(db: Db, token: string, now: Date): Promise<Authenticated | null> {
+  const [row] = await sessionQuery(db).execute({ tokenHash: hashToken(token) });
   if (!row || !isLive(row.session, now) || row.user.status !== 'active') return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));

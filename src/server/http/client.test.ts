@@ -2,10 +2,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../tests/support/app';
 
 const html = { accept: 'text/html,application/xhtml+xml' };
+const script = 'export const answer = 42;\n'.repeat(100);
 
 describe('serving the built PWA', () => {
   let dir: string;
@@ -18,6 +20,11 @@ describe('serving the built PWA', () => {
     await writeFile(join(dir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     await writeFile(join(dir, 'manifest.webmanifest'), '{"name":"x"}');
     await writeFile(join(dir, 'assets', 'index-Ab12Cd.js'), 'console.log(1)');
+    // What the build writes beside each text file (scripts/precompress.ts).
+    await writeFile(join(dir, 'assets', 'app-Ef34Gh.js'), script);
+    await writeFile(join(dir, 'assets', 'app-Ef34Gh.js.br'), brotliCompressSync(script));
+    await writeFile(join(dir, 'assets', 'app-Ef34Gh.js.gz'), gzipSync(script));
+    await writeFile(join(dir, 'index.html.br'), brotliCompressSync('<!doctype html><title>app shell</title>'));
     ({ app } = await createTestApp({ clientDir: dir }));
   });
   afterAll(async () => {
@@ -41,6 +48,30 @@ describe('serving the built PWA', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it('sends the brotli or gzip file the build wrote, as the browser accepts, and the plain one otherwise', async () => {
+    const url = '/assets/app-Ef34Gh.js';
+    const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.rawPayload).toEqual(brotliCompressSync(script));
+
+    const gzip = await app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.rawPayload).toEqual(gzipSync(script));
+
+    const plain = await app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('sends the app shell compressed on a client route too', async () => {
+    const res = await app.inject({ url: '/websites/42', headers: { ...html, 'accept-encoding': 'br' } });
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
   });
 
   it('falls back to index.html for client routes the router answers', async () => {

@@ -22,10 +22,14 @@ export function wantsApp(request: FastifyRequest): boolean {
   );
 }
 
-/** Serves the built PWA. */
+/**
+ * Serves the built PWA: each file as the `.br` or `.gz` sibling the build wrote when the browser
+ * accepts that encoding (with `Vary: Accept-Encoding`), the plain file otherwise.
+ */
 export async function registerClient(app: FastifyInstance, root: string) {
   await app.register(fastifyStatic, {
     root,
+    preCompressed: true,
     cacheControl: false,
     setHeaders: (reply: FastifyReply, path: string) => void reply.header('cache-control', cacheControl(path)),
   });

@@ -45,7 +45,7 @@ function validationErrors(request: FastifyRequest, error: FastifyError): FieldEr
 }
 
 /**
- * DESIGN.md §4's error mapping. Bad input is always a 4xx with a translated message; a 500 is
+ * docs/design.md §4's error mapping. Bad input is always a 4xx with a translated message; a 500 is
  * only ever our own fault, logged with its stack and answered without one.
  */
 export function registerErrorHandling(app: FastifyInstance) {

@@ -10,7 +10,7 @@ import { isApiPath } from './client';
 import { HttpError } from './errors';
 import { isUuid } from './ids';
 
-/** DESIGN.md §4: how long a key and its answer are kept (store/maintenance.ts prunes them). */
+/** docs/design.md §4: how long a key and its answer are kept (store/maintenance.ts prunes them). */
 export const IDEMPOTENCY_TTL_MS = 7 * 24 * 3600_000;
 /** A first request that has not answered in this time died with its process; a retry takes its key over. */
 export const PENDING_TIMEOUT_MS = 60_000;
@@ -48,7 +48,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Idempotency-Key (DESIGN.md §4) for every mutating request of a signed-in caller: the first
+ * Idempotency-Key (docs/design.md §4) for every mutating request of a signed-in caller: the first
  * request claims the key, runs, and leaves its answer; a repeat gets that answer byte for byte.
  * Public routes (login, PIN, reset) are left out: their answers carry tokens, which must not rest
  * in a table. The key is optional, so curl and other API users need not send one.

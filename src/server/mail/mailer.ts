@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -27,22 +27,27 @@ export interface MailerOptions {
  * fresh install can sign in (the PIN is in the mail) before anyone has configured a mail server.
  */
 export function createMailer({ smtpUrl, from, outboxDir }: MailerOptions): Mailer {
+  // nodemailer loads with the first mail, not with the server: most starts send none.
+  let transport: Promise<Transporter> | null = null;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      smtpUrl ? createTransport(smtpUrl) : createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
+  const close = () => void transport?.then((open) => open.close());
   if (smtpUrl) {
-    const transport = createTransport(smtpUrl);
     return {
-      send: async (mail) => void (await transport.sendMail({ from, ...mail })),
-      close: () => transport.close(),
+      send: async (mail) => void (await (await connect()).sendMail({ from, ...mail })),
+      close,
     };
   }
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...mail });
+      const info = await (await connect()).sendMail({ from, ...mail });
       await mkdir(outboxDir, { recursive: true });
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });
       console.info(`\n--- mail to ${mail.to}: ${mail.subject}\n${mail.text}\n--- (${file})\n`);
     },
-    close: () => transport.close(),
+    close,
   };
 }

@@ -41,7 +41,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Fixed-window counters, in the store so every instance shares them (DESIGN.md §9). */
+/** Fixed-window counters, in the store so every instance shares them (docs/design.md §9). */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   windowStart: at('window_start').notNull(),

@@ -1,7 +1,7 @@
 import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * DESIGN.md §4: a mutation's Idempotency-Key with what it answered, kept 7 days. The key is
+ * docs/design.md §4: a mutation's Idempotency-Key with what it answered, kept 7 days. The key is
  * scoped to the caller, so one user's key can never replay another's answer.
  */
 export const idempotencyKeys = pgTable(

@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './catalogs';
+export * from './counts';
 export * from './idempotency';
 export * from './settings';
 export * from './tenancy';

@@ -36,7 +36,7 @@ export const users = pgTable(
 );
 
 /**
- * A managed website (DESIGN.md §5): its owner and optional partner may do everything with it;
+ * A managed website (docs/design.md §5): its owner and optional partner may do everything with it;
  * team members reach it through their role. The websites module adds the catalog references.
  */
 export const websites = pgTable(

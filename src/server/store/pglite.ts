@@ -1,0 +1,75 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { lockDirectory } from './dir-lock';
+import { migrationsFolder, type Db, type Initialize, type Store } from './store';
+import * as schema from './schema';
+
+/**
+ * The extensions the migrations create (PGlite must be given their code when it starts), and a
+ * buffer cache of 32 MB instead of PostgreSQL's 128: the embedded database lives inside this
+ * process, its files are in the operating system's cache anyway, and the difference is ~120 MB
+ * of resident memory (366 → 247 MB measured). Written into the data directory on every start.
+ */
+export const pgliteOptions = { extensions: { pg_trgm }, postgresqlconf: ['shared_buffers=32MB'] };
+
+export async function prepareDb(client: PGlite, initialize: Initialize | null): Promise<Db> {
+  const db = drizzle({ client, schema }) as unknown as Db;
+  await migrate(db as never, { migrationsFolder });
+  if (initialize) await initialize(db);
+  return db;
+}
+
+export async function openPglite(dataDir: string | null, initialize: Initialize): Promise<Store> {
+  if (!dataDir) {
+    const client = await PGlite.create(pgliteOptions);
+    return pgliteStore(client, await prepareDb(client, initialize));
+  }
+  await mkdir(dirname(dataDir), { recursive: true });
+  const release = await lockDirectory(`${dataDir}.lock`);
+  try {
+    if (!existsSync(dataDir)) await createPgliteDir(dataDir, initialize);
+    const client = await PGlite.create(dataDir, pgliteOptions);
+    return pgliteStore(client, await prepareDb(client, initialize), release);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+export function pgliteStore(client: PGlite, db: Db, release: () => Promise<void> = async () => {}): Store {
+  return {
+    kind: 'pglite',
+    db,
+    ping: async () => void (await db.execute(sql`SELECT 1`)),
+    close: async () => {
+      await client.close();
+      await release();
+    },
+  };
+}
+
+/**
+ * A new data directory is built under a temporary name and renamed into place only when it is
+ * migrated and initialized, so a process killed halfway leaves nothing the next start trips on.
+ */
+async function createPgliteDir(dataDir: string, initialize: Initialize): Promise<void> {
+  const parent = dirname(dataDir);
+  const prefix = `${basename(dataDir)}.init-`;
+  for (const entry of await readdir(parent)) {
+    if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
+  }
+  const staging = join(parent, `${prefix}${process.pid}-${Date.now()}`);
+  const client = await PGlite.create(staging, pgliteOptions);
+  try {
+    await prepareDb(client, initialize);
+  } finally {
+    await client.close();
+  }
+  await rename(staging, dataDir);
+}
