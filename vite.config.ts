@@ -2,14 +2,19 @@ import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { VitePWA } from 'vite-plugin-pwa';
+import { bootChunk } from './scripts/boot-chunk.ts';
+import { precompress } from './scripts/precompress.ts';
 import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
 
-const serverOnly = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/support/**/*.test.ts'];
+// The default interface language (spec §9) is the catalog to fetch alongside the entry.
+const boot = bootChunk('src/app/main.tsx', { preload: ['src/locales/en/messages.ts'] });
+const serverOnly = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/support/**/*.test.ts', 'scripts/**/*.test.ts'];
 
 export default defineConfig({
   plugins: [
     // Lingui macros must be compiled before React's transform sees the JSX.
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    boot.plugin,
     react(),
     VitePWA({
       strategies: 'injectManifest',
@@ -36,8 +41,14 @@ export default defineConfig({
       includeManifestIcons: false,
       injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
     }),
+    precompress(),
   ],
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: { output: { codeSplitting: { groups: [boot.group] } } },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:9112' } },
   test: {
     projects: [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { messages } from '../contract/messages';
 import { requestData } from './request';
 

@@ -3,6 +3,7 @@ import { AuthUserSchema, DeviceSchema, type ChangePasswordBody, type Device, typ
 import { messages } from '../contract/messages';
 import { request, requestData } from './request';
 import { toSessionUser, type SessionUser } from './user';
+import { z } from 'zod/mini';
 
 /** A signed-in session of the user, with `id` for the server's `_id` (DESIGN §4). */
 export type ProfileDevice = Omit<Device, '_id'> & { id: string };
@@ -23,7 +24,7 @@ export async function changePassword(body: ChangePasswordBody): Promise<string |
 }
 
 export async function fetchDevices(signal?: AbortSignal): Promise<ProfileDevice[]> {
-  const devices = await requestData('/api/profile/devices', DeviceSchema.array(), { signal, fallback: messages.requestFailed });
+  const devices = await requestData('/api/profile/devices', z.array(DeviceSchema), { signal, fallback: messages.requestFailed });
   return devices.map(({ _id, ...device }) => ({ ...device, id: _id }));
 }
 

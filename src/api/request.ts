@@ -1,5 +1,5 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 import { clearSession } from '../app/session';
 import type { Success } from '../contract/envelope';
 import { apiBase } from './base';
@@ -40,13 +40,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
  * Spec §5: a call that must answer with data of this shape. A success without it fails too, with the
  * call's fixed message.
  */
-export async function requestData<S extends z.ZodType>(
+export async function requestData<S extends z.core.$ZodType>(
   path: string,
   schema: S,
   options: RequestOptions & { fallback: MessageDescriptor | string },
 ): Promise<z.output<S>> {
   const { status, envelope } = await send(path, options, pageTransport());
-  const data = schema.safeParse(envelope.data);
+  const data = z.safeParse(schema, envelope.data);
   const { fallback } = options;
   if (!data.success) throw new ApiError(typeof fallback === 'string' ? fallback : i18n._(fallback), status, envelope);
   return data.data;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { QueryOf, Resource } from '../contract/resource';
 import { itemPath, queryString, resourceText } from './mutations';
 import { ApiError, request, requestData } from './request';

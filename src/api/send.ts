@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { FieldErrorSchema, type FieldError, type Success } from '../contract/envelope';
 import { messages } from '../contract/messages';
+import { z } from 'zod/mini';
 
 /**
  * The core of every API call (DESIGN §4), free of window, localStorage and React, so the page's
@@ -67,7 +68,7 @@ export interface Exchange {
   envelope: Success<unknown>;
 }
 
-const FieldErrorsSchema = FieldErrorSchema.array();
+const FieldErrorsSchema = z.array(FieldErrorSchema);
 
 /** A descriptor's own English text: what the worker shows, since it loads no catalog. */
 export function sourceText(descriptor: MessageDescriptor): string {

@@ -1,12 +1,12 @@
-import { DEFAULT_BRANDING, WhiteLabelConfigSchema, type WhiteLabelConfig } from '../contract/branding';
+import { WhiteLabelConfigSchema, type WhiteLabelConfig } from '../contract/branding';
 import { messages } from '../contract/messages';
 import { requestData } from './request';
 
-/** Spec §8: any failure, malformed answers included, falls back to the default branding without a message. */
-export async function fetchBranding(signal?: AbortSignal): Promise<WhiteLabelConfig> {
+/** The white-label configuration, or null when it could not be loaded (malformed answers included). */
+export async function fetchBranding(signal?: AbortSignal): Promise<WhiteLabelConfig | null> {
   try {
     return await requestData('/api/white-label/config', WhiteLabelConfigSchema, { signal, fallback: messages.requestFailed });
   } catch {
-    return DEFAULT_BRANDING;
+    return null;
   }
 }

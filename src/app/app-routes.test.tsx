@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen, sessionUser } from '../views/render-screen.test-support';
 import { BrandingProvider } from './branding';
-import { AppRoutes } from './routes';
+import { AppRoutes, preloadPath } from './routes';
 import { clearSession, type SessionUser } from './session';
 
 vi.mock('./auth', () => ({
@@ -24,20 +24,42 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
 });
 
-function open(path: string, user?: SessionUser) {
+/** Rendered in an awaited act: a screen whose chunk is still loading suspends, and React retries it only there. */
+async function open(path: string, user?: SessionUser) {
   if (user) {
     localStorage.setItem('auth_token', 'token');
     localStorage.setItem('auth_user', JSON.stringify(user));
   }
-  return renderScreen(
-    <BrandingProvider>
-      <AppRoutes />
-    </BrandingProvider>,
-    { path },
-  );
+  let rendered: ReturnType<typeof renderScreen> | undefined;
+  await act(async () => {
+    rendered = renderScreen(
+      <BrandingProvider>
+        <AppRoutes />
+      </BrandingProvider>,
+      { path },
+    );
+  });
+  return rendered!;
 }
 
 describe('AppRoutes', () => {
+  // First in the file: no other test has loaded the shell's or the profile's chunk yet.
+  it('renders a preloaded path in its first render, shell and page together', async () => {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    await preloadPath('/profile');
+
+    // Not in an awaited act: had anything suspended, nothing would be on screen yet.
+    renderScreen(
+      <BrandingProvider>
+        <AppRoutes />
+      </BrandingProvider>,
+      { path: '/profile' },
+    );
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
+  });
+
   it.each([
     ['an anonymous visitor', '/users', undefined, '/login'],
     ['an anonymous visitor', '/cms/w1/pages', undefined, '/login'],
@@ -48,21 +70,21 @@ describe('AppRoutes', () => {
     ['an admin', '/no/such/page', sessionUser(), '/'],
     ['an owner', '/users', sessionUser({ type: 'user', role: null }), '/user/websites'],
     ['a team member', '/user/websites', sessionUser({ type: 'teammember', role: 'Editor', websiteId: SITE }), `/websites/${SITE}`],
-  ])('sends %s from %s to %s', (_who, from, user, to) => {
-    const { path } = open(from, user);
+  ])('sends %s from %s to %s', async (_who, from, user, to) => {
+    const { path } = await open(from, user);
     expect(path()).toBe(to);
   });
 
-  it('shows the PIN step while a sign-in is pending', () => {
+  it('shows the PIN step while a sign-in is pending', async () => {
     localStorage.setItem('pendingUser', JSON.stringify({ emailOrUsername: 'anna' }));
-    const { path } = open('/verification');
+    const { path } = await open('/verification');
 
     expect(path()).toBe('/verification');
     expect(screen.getByRole('heading', { level: 2, name: 'Enter your PIN' })).toBeDefined();
   });
 
   it('shows a later screen as the placeholder, titled, inside the shell', async () => {
-    open('/cms/w1/pages', sessionUser());
+    await open('/cms/w1/pages', sessionUser());
 
     // The shell is a lazy chunk: the first render suspends until it has loaded.
     expect(await screen.findByRole('heading', { level: 1, name: 'Pages' }, { timeout: 5000 })).toBeDefined();
@@ -72,7 +94,7 @@ describe('AppRoutes', () => {
   });
 
   it('shows the sign-in pages bare, titled with the brand alone', async () => {
-    open('/login');
+    await open('/login');
 
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Acme CMS' })).toBeDefined();
@@ -80,7 +102,7 @@ describe('AppRoutes', () => {
   });
 
   it('keeps the shell mounted from page to page', async () => {
-    const { navigate } = open('/user/websites', sessionUser({ type: 'partner', role: null }));
+    const { navigate } = await open('/user/websites', sessionUser({ type: 'partner', role: null }));
     await waitFor(() => expect(screen.getByRole('link', { name: 'Settings' })).toBeDefined());
     act(() => navigate('/profile'));
     act(() => navigate('/user/partners'));
@@ -89,7 +111,7 @@ describe('AppRoutes', () => {
   });
 
   it('opens an admin catalog in the shell, its page chunk loaded on demand, titled by its route', async () => {
-    open(`/websites/categories/${SITE}/subcategories`, sessionUser());
+    await open(`/websites/categories/${SITE}/subcategories`, sessionUser());
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Subcategories of a category' }, { timeout: 5000 })).toBeDefined();
     // The back link, and the website section's tab, which counts a category's subcategories as its own.
@@ -101,7 +123,7 @@ describe('AppRoutes', () => {
   });
 
   it('leads an admin from /websites to the catalogs, and shows other users no links they may not follow', async () => {
-    open('/websites', sessionUser());
+    await open('/websites', sessionUser());
     const tabs = await screen.findByRole('navigation', { name: 'Website section' }, { timeout: 5000 });
     expect(Array.from(tabs.querySelectorAll('a'), (link) => link.getAttribute('href'))).toEqual([
       '/websites',
@@ -114,13 +136,13 @@ describe('AppRoutes', () => {
   });
 
   it('shows an owner on /websites no catalog tabs', async () => {
-    open('/websites', sessionUser({ type: 'user', role: null }));
+    await open('/websites', sessionUser({ type: 'user', role: null }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Websites' }, { timeout: 5000 })).toBeDefined();
     expect(screen.queryByRole('navigation', { name: 'Website section' })).toBeNull();
   });
 
-  it('sends the user to /login when the session ends elsewhere', () => {
-    const { path } = open('/users', sessionUser());
+  it('sends the user to /login when the session ends elsewhere', async () => {
+    const { path } = await open('/users', sessionUser());
     act(() => clearSession());
     expect(path()).toBe('/login');
   });

@@ -1,29 +1,31 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
-import { matchRoute, Redirect, Route, useLocation, useRouter, type Parser } from 'wouter';
+import { Suspense, useEffect, type ComponentType } from 'react';
+import { parse as routeParser } from 'regexparam';
+import { matchRoute, Redirect, Route, useLocation } from 'wouter';
 import { ForgotPasswordPage } from '../views/auth/forgot-password-page';
 import { LoginPage } from '../views/auth/login-page';
 import { ResetPasswordPage } from '../views/auth/reset-password-page';
 import { VerificationPage } from '../views/auth/verification-page';
 import { useBranding } from './branding';
 import { guard, type Access } from './guards';
+import { lazyScreen } from './lazy-screen';
 import { useScrollRestoration } from './scroll';
-import { readPendingUser, useSession } from './session';
+import { readPendingUser, readSession, isAuthenticated, useSession } from './session';
 
 // Signed-in screens load on demand: the sign-in route, the one every session starts on, stays
 // small. The service worker precaches these chunks, so after the first visit nothing waits.
-const Shell = lazy(() => import('../views/shell/shell').then((m) => ({ default: m.Shell })));
-const ProfilePage = lazy(() => import('../views/profile/profile-page').then((m) => ({ default: m.ProfilePage })));
-const PlaceholderPage = lazy(() => import('../views/placeholder/placeholder-page').then((m) => ({ default: m.PlaceholderPage })));
-const WebsitesPlaceholder = lazy(() => import('../views/admin/website-tabs').then((m) => ({ default: m.WebsitesPlaceholder })));
+const Shell = lazyScreen(() => import('../views/shell/shell').then((m) => m.Shell));
+const ProfilePage = lazyScreen<PageProps>(() => import('../views/profile/profile-page').then((m) => m.ProfilePage));
+const PlaceholderPage = lazyScreen<PageProps>(() => import('../views/placeholder/placeholder-page').then((m) => m.PlaceholderPage));
+const WebsitesPlaceholder = lazyScreen<PageProps>(() => import('../views/admin/website-tabs').then((m) => m.WebsitesPlaceholder));
 
 type Catalogs = typeof import('../views/admin/catalogs');
 type CatalogPage = { [K in keyof Catalogs]: Catalogs[K] extends ComponentType<PageProps> ? K : never }[keyof Catalogs];
 
 /** The admin catalogs, one chunk for all six (they share the resource screens). */
-const catalog = (name: CatalogPage) => lazy(() => import('../views/admin/catalogs').then((m) => ({ default: m[name] })));
+const catalog = (name: CatalogPage) => lazyScreen<PageProps>(() => import('../views/admin/catalogs').then((m) => m[name]));
 const HostingPage = catalog('HostingPage');
 const TechnologiesPage = catalog('TechnologiesPage');
 const TypesPage = catalog('TypesPage');
@@ -44,7 +46,7 @@ export interface RouteEntry {
   access: Access;
   title: MessageDescriptor;
   /** Unset: the generic placeholder, until the release that builds the screen. */
-  page?: ComponentType<PageProps>;
+  page?: ComponentType<PageProps> & { preload?: () => Promise<unknown> };
 }
 
 const route =
@@ -147,11 +149,29 @@ export const routes: readonly RouteEntry[] = [
 /** Spec §2: an unknown path sends a signed-in user home, anyone else to /login. */
 const unknownRoute: RouteEntry = { path: '*', access: 'unknown', title: msg`Page not found` };
 
-export function findRoute(parser: Parser, path: string): RouteEntry {
-  return routes.find((entry) => matchRoute(parser, entry.path, path)[0]) ?? unknownRoute;
+/** The route a path opens; patterns are read as wouter reads them by default (regexparam). */
+export function findRoute(path: string): RouteEntry {
+  return routes.find((entry) => matchRoute(routeParser, entry.path, path)[0]) ?? unknownRoute;
 }
 
 const isBare = (entry: RouteEntry) => entry.access === 'public' || entry.access === 'pending';
+
+/** What a route renders around and in itself: the shell and the page, or nothing to load for a bare page. */
+function screensOf(entry: RouteEntry): { preload?: () => Promise<unknown> }[] {
+  return isBare(entry) ? [] : [Shell, entry.page ?? PlaceholderPage];
+}
+
+/**
+ * Loads the chunks the path will show (after its guard), all at once: the app's first render then
+ * finds the shell and the page loaded, instead of loading one after the other behind fallbacks.
+ */
+export function preloadPath(path: string): Promise<unknown> {
+  const session = readSession();
+  const to = guard(findRoute(path).access, path, { user: session.user, authenticated: isAuthenticated(), pending: readPendingUser() !== null });
+  const entry = findRoute(to ?? path);
+  // A chunk that fails to load fails again where it renders, with the app there to show it.
+  return Promise.all(screensOf(entry).map((screen) => screen.preload?.().catch(() => undefined)));
+}
 
 /** "Page · Brand" inside the shell; the bare sign-in pages carry the brand alone. */
 function useDocumentTitle(entry: RouteEntry) {
@@ -166,15 +186,16 @@ function useDocumentTitle(entry: RouteEntry) {
 
 export function AppRoutes() {
   const [path] = useLocation();
-  const { parser } = useRouter();
   const { user, authenticated } = useSession();
-  const entry = findRoute(parser, path);
+  const entry = findRoute(path);
   useScrollRestoration();
   useDocumentTitle(entry);
 
   const to = guard(entry.access, path, { user, authenticated, pending: readPendingUser() !== null });
   if (to) return <Redirect to={to} replace />;
 
+  // Shell and page load side by side: waiting for the shell before asking for the page costs a round trip.
+  for (const screen of screensOf(entry)) void screen.preload?.();
   const Page = entry.page;
   // The key remounts the page per route pattern, while the shell around it stays mounted.
   const page = (

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { INTERFACE_LANGUAGES } from './languages';
 import { messages } from './messages';
 import { RoleInfoSchema, UserTypeSchema } from './permissions';
@@ -7,19 +7,21 @@ import { RoleInfoSchema, UserTypeSchema } from './permissions';
 // client's forms translate them with the same catalog.
 const required = messages.required.id;
 
-export const PinSchema = z.string().trim().regex(/^\d{6}$/, messages.pinFormat.id);
-export const PasswordSchema = z.string().min(8, messages.passwordTooShort.id).max(256, messages.passwordTooLong.id);
-const Identifier = z.string().trim().min(1, required).max(254);
-const Email = z.string().trim().min(1, required).max(254).pipe(z.email(messages.emailFormat.id));
+const tooLong = messages.tooLong.id;
+
+export const PinSchema = z.string().check(z.trim(), z.regex(/^\d{6}$/, messages.pinFormat.id));
+export const PasswordSchema = z.string().check(z.minLength(8, messages.passwordTooShort.id), z.maxLength(256, messages.passwordTooLong.id));
+const Identifier = z.string().check(z.trim(), z.minLength(1, required), z.maxLength(254, tooLong));
+const Email = z.pipe(z.string().check(z.trim(), z.minLength(1, required), z.maxLength(254, tooLong)), z.email(messages.emailFormat.id));
 // Checking an existing password must not reject what an older, looser rule once allowed.
-const CurrentPassword = z.string().min(1, required).max(1024);
+const CurrentPassword = z.string().check(z.minLength(1, required), z.maxLength(1024, tooLong));
 
 /** Spec §3 payloads. */
 export const LoginBody = z.object({ emailOrUsername: Identifier, password: CurrentPassword });
 export const VerifyPinBody = z.object({ emailOrUsername: Identifier, pin: PinSchema });
 export const ForgotPasswordBody = z.object({ email: Email });
 export const VerifyResetPinBody = z.object({ email: Email, pin: PinSchema });
-export const ResetPasswordBody = z.object({ tempToken: z.string().min(1, required).max(200), pin: PinSchema, newPassword: PasswordSchema });
+export const ResetPasswordBody = z.object({ tempToken: z.string().check(z.minLength(1, required), z.maxLength(200, tooLong)), pin: PinSchema, newPassword: PasswordSchema });
 export const ChangePasswordBody = z.object({ currentPassword: CurrentPassword, newPassword: PasswordSchema });
 export type LoginBody = z.infer<typeof LoginBody>;
 export type VerifyPinBody = z.infer<typeof VerifyPinBody>;
@@ -37,30 +39,33 @@ export const AuthUserSchema = z.object({
   username: z.string(),
   type: UserTypeSchema,
   /** 'admin' for admins, the team role's name for team members, otherwise null. */
-  role: z.string().nullable(),
+  role: z.nullable(z.string()),
   verified: z.boolean(),
   status: z.enum(['active', 'suspended']),
   firstName: z.string(),
   lastName: z.string(),
   language: LanguageCodeSchema,
   /** The one website of a team member. */
-  websiteId: z.uuid().nullable(),
+  websiteId: z.nullable(z.uuid()),
   /** A team member's role: flags and CMS module levels. */
-  roleInfo: RoleInfoSchema.nullable(),
+  roleInfo: z.nullable(RoleInfoSchema),
 });
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 
-export const LoginResult = z.object({ emailOrUsername: z.string(), pinExpiresInSeconds: z.number().int() });
+export const LoginResult = z.object({ emailOrUsername: z.string(), pinExpiresInSeconds: z.int() });
 export const VerifyPinResult = z.object({ token: z.string(), user: AuthUserSchema, type: UserTypeSchema });
 export const VerifyResetPinResult = z.object({ tempToken: z.string() });
 export const ForgotPasswordResult = z.object({ email: z.string() });
 export const ResetPasswordResult = z.object({ passwordReset: z.literal(true) });
 
+const PersonName = z.string().check(z.trim(), z.maxLength(100, tooLong));
+const usernameFormat = messages.usernameFormat.id;
+
 export const ProfileUpdateBody = z.object({
-  firstName: z.string().trim().max(100).optional(),
-  lastName: z.string().trim().max(100).optional(),
-  username: z.string().trim().min(3, messages.usernameFormat.id).max(50).regex(/^[\w.-]+$/, messages.usernameFormat.id).optional(),
-  language: LanguageCodeSchema.optional(),
+  firstName: z.optional(PersonName),
+  lastName: z.optional(PersonName),
+  username: z.optional(z.string().check(z.trim(), z.minLength(3, usernameFormat), z.maxLength(50, usernameFormat), z.regex(/^[\w.-]+$/, usernameFormat))),
+  language: z.optional(LanguageCodeSchema),
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 

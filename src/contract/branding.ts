@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The product's own name, shown when no white-label configuration exists. */
 export const DEFAULT_PRODUCT_NAME = 'Sitekeeper';
@@ -7,7 +7,7 @@ export const UNNAMED_WHITE_LABEL = 'CMS';
 
 export const WhiteLabelConfigSchema = z.object({
   cmsName: z.string(),
-  cmsLogoUrl: z.string().nullable(),
+  cmsLogoUrl: z.nullable(z.string()),
 });
 export type WhiteLabelConfig = z.infer<typeof WhiteLabelConfigSchema>;
 

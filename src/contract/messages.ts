@@ -28,6 +28,7 @@ export const messages = {
   passwordTooShort: /*i18n*/ { id: 'field.passwordTooShort', message: 'The password needs at least 8 characters' },
   passwordTooLong: /*i18n*/ { id: 'field.passwordTooLong', message: 'The password may have at most 256 characters' },
   usernameFormat: /*i18n*/ { id: 'field.usernameFormat', message: 'Use 3 to 50 letters, digits, dots, dashes or underscores' },
+  passwordsDiffer: /*i18n*/ { id: 'field.passwordsDiffer', message: 'The passwords do not match' },
 
   // Sign-in and account (server answers).
   invalidCredentials: /*i18n*/ { id: 'auth.invalidCredentials', message: 'The email, username or password is wrong.' },
@@ -90,4 +91,6 @@ export const messages = {
   stillInUse: /*i18n*/ { id: 'resource.stillInUse', message: 'This {item} is still in use and cannot be deleted.' },
   languageCodeFormat: /*i18n*/ { id: 'field.languageCodeFormat', message: 'Use a language code such as en, de or pt-BR' },
   tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
+  /** Any rule a schema states without a message of its own. */
+  invalidValue: /*i18n*/ { id: 'field.invalid', message: 'This value is not valid' },
 } satisfies Record<string, MessageDescriptor>;

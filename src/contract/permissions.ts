@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Spec §6: none < view < edit < manage; manage also covers create and delete. */
 export const LEVELS = ['none', 'view', 'edit', 'manage'] as const;
@@ -59,7 +59,7 @@ export function hasFeature(user: Principal, feature: Feature | 'cms'): boolean {
 }
 
 /**
- * Who may call a route (DESIGN.md §5). Website policies read the website from the path (or from
+ * Who may call a route (docs/design.md §5). Website policies read the website from the path (or from
  * the row a child id names); anyone outside it gets a 404, so ids do not leak.
  */
 export type Policy =

@@ -139,6 +139,10 @@ export class SitekeeperDatabase extends Dexie {
 
 /** The one connection of this page or worker. */
 export const db = new SitekeeperDatabase();
+// Opened as soon as this module loads, alongside the screen's chunks, not when the first screen
+// asks: opening takes tens of milliseconds a cached list would otherwise wait for. A failure
+// surfaces again at the first query.
+db.open().catch(() => undefined);
 
 /**
  * Logout: nothing of this user may stay on the device (DESIGN §6). A session the server rejected

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { FieldError, Pagination } from '../contract/envelope';
 import type { EntityBaseSchema, EntityOf, QueryOf, Resource } from '../contract/resource';
 
@@ -38,7 +38,7 @@ export type Mutation =
   | { kind: 'delete'; id: string; baseVersion: number };
 
 /**
- * The data layer every resource screen uses (DESIGN.md §6), injected into the list and editor
+ * The data layer every resource screen uses (docs/design.md §6), injected into the list and editor
  * machines. Reads come from Dexie at once and from the network after; every write goes through
  * the outbox and is applied to the cached copies optimistically.
  */
@@ -57,4 +57,33 @@ export interface ResourceStore {
   submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>>;
   /** "Take theirs": this device's unsent changes to the record are dropped; the server's version stays. */
   dropLocal(resource: Resource, id: string): Promise<void>;
+}
+
+/** A call started for someone who may never take it (the screen closed at once): its failure is then nobody's to hear. */
+function started<T>(promise: Promise<T>): Promise<never> | null {
+  promise.catch(() => undefined);
+  return promise as Promise<never>;
+}
+
+/**
+ * The store with one list's loading already under way: a screen starts reading its first page,
+ * from the device and from the server, while React is still rendering; the list machine, which
+ * asks once it has started (after the first paint), gets those same calls instead of new ones.
+ * Each is handed over once: a later load (a refresh, another query) asks again.
+ */
+export function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
+  const key = JSON.stringify(query);
+  let read = started(store.cachedList(resource, query));
+  let fetched = started(store.fetchList(resource, query));
+  const take = (asked: Resource, askedQuery: unknown, which: 'read' | 'fetched') => {
+    const ahead = which === 'read' ? read : fetched;
+    if (which === 'read') read = null;
+    else fetched = null;
+    return ahead && asked === resource && JSON.stringify(askedQuery) === key ? ahead : null;
+  };
+  return {
+    ...store,
+    cachedList: (asked, askedQuery) => take(asked, askedQuery, 'read') ?? store.cachedList(asked, askedQuery),
+    fetchList: (asked, askedQuery, signal) => take(asked, askedQuery, 'fetched') ?? store.fetchList(asked, askedQuery, signal),
+  };
 }

@@ -74,6 +74,11 @@ function deleteNotice(resource: Resource, outcome: Outcome): { kind: ToastKind; 
 
 const { readList, fetchList, submit } = unprovidedActors;
 
+/** The query a list starts with: the first page, sorted by the resource's first sort field, plus what the screen fixes. */
+export function initialListQuery(resource: Resource, query: Partial<ListQuery> = {}): ListQuery {
+  return { page: 1, limit: DEFAULT_PAGE_SIZE, sortBy: resource.sort[0], sortOrder: 'asc', ...query } as ListQuery;
+}
+
 const list = setup({
   types: {} as { context: ListContext; events: ListEvent; input: ListInput },
   actors: { readList, fetchList, submit },
@@ -90,6 +95,9 @@ const list = setup({
       error: null,
     })),
     showFresh: assign(({ context }, page: ListPage<Row>) => ({ page: withoutRow(page, context.deletingId), cachedAt: null, error: null })),
+    // The copy, with the reason the server's answer is missing.
+    showStale: assign(({ context }, cached: Cached<ListPage<Row>>) => ({ page: withoutRow(cached.value, context.deletingId), cachedAt: cached.fetchedAt })),
+    showNothing: assign({ page: null, cachedAt: null }),
     // The row leaves the page at once; the outcome decides whether it comes back.
     removeRow: assign(({ context }, { id }: { id: string }) => ({ deletingId: id, page: context.page && withoutRow(context.page, id) })),
   },
@@ -110,7 +118,7 @@ export const listMachine = list.createMachine({
   id: 'list',
   context: ({ input }) => ({
     resource: input.resource,
-    query: { page: 1, limit: DEFAULT_PAGE_SIZE, sortBy: input.resource.sort[0], sortOrder: 'asc', ...input.query } as ListQuery,
+    query: initialListQuery(input.resource, input.query),
     searchText: String(input.query?.search ?? ''),
     page: null,
     cachedAt: null,
@@ -145,41 +153,60 @@ export const listMachine = list.createMachine({
             'list.debounced': { target: 'loading', actions: assign({ query: ({ context }) => nextQuery(context, {}) }) },
           },
         },
+        /**
+         * The device's copy and the server are asked at once: the copy answers in milliseconds,
+         * online or not, and the server's answer replaces it whenever it comes.
+         */
         loading: {
+          entry: fetchFromServer,
+          exit: list.stopChild('fetchList'),
           initial: 'reading',
           states: {
-            /** This device's copy first: it answers in milliseconds, online or not. */
             reading: {
               entry: list.spawnChild('readList', {
                 id: 'readList',
                 input: ({ context }) => ({ resource: context.resource, query: context.query }),
               }),
               exit: list.stopChild('readList'),
-              on: {
-                'xstate.done.actor.readList': [
-                  { guard: 'hasCopy', target: 'refreshing', actions: { type: 'showCopy', params: ({ event }) => event.output! } },
-                  { target: 'fetching' },
-                ],
-                // An unreadable cache is no reason not to ask the server.
-                'xstate.error.actor.readList': 'fetching',
+              initial: 'waiting',
+              states: {
+                waiting: {
+                  on: {
+                    'xstate.done.actor.readList': [
+                      { guard: 'hasCopy', target: '#list.data.loading.refreshing', actions: { type: 'showCopy', params: ({ event }) => event.output! } },
+                      { target: '#list.data.loading.fetching' },
+                    ],
+                    // An unreadable cache is no reason not to wait for the server.
+                    'xstate.error.actor.readList': '#list.data.loading.fetching',
+                    // The server was quicker: its answer is the one to show.
+                    'xstate.done.actor.fetchList': { target: '#list.data.loaded', actions: { type: 'showFresh', params: ({ event }) => event.output } },
+                    'xstate.error.actor.fetchList': { target: 'unanswered', actions: assign({ error: ({ event }) => reasonOf(event.error) }) },
+                  },
+                },
+                /** The server could not answer: the device's copy, if any, is what there is. */
+                unanswered: {
+                  on: {
+                    'xstate.done.actor.readList': [
+                      { guard: 'hasCopy', target: '#list.data.cached', actions: { type: 'showStale', params: ({ event }) => event.output! } },
+                      { target: '#list.data.failed', actions: 'showNothing' },
+                    ],
+                    'xstate.error.actor.readList': { target: '#list.data.failed', actions: 'showNothing' },
+                  },
+                },
               },
             },
             /** No copy on this device: the server's answer or nothing. */
             fetching: {
-              entry: fetchFromServer,
-              exit: list.stopChild('fetchList'),
               on: {
                 'xstate.done.actor.fetchList': { target: '#list.data.loaded', actions: { type: 'showFresh', params: ({ event }) => event.output } },
                 'xstate.error.actor.fetchList': {
                   target: '#list.data.failed',
-                  actions: assign({ page: null, cachedAt: null, error: ({ event }) => reasonOf(event.error) }),
+                  actions: ['showNothing', assign({ error: ({ event }) => reasonOf(event.error) })],
                 },
               },
             },
             /** The copy is on show while the server is asked. */
             refreshing: {
-              entry: fetchFromServer,
-              exit: list.stopChild('fetchList'),
               on: {
                 'xstate.done.actor.fetchList': { target: '#list.data.loaded', actions: { type: 'showFresh', params: ({ event }) => event.output } },
                 'xstate.error.actor.fetchList': { target: '#list.data.cached', actions: assign({ error: ({ event }) => reasonOf(event.error) }) },

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useState } from 'react';
-import type { ZodType } from 'zod';
+import { z } from 'zod/mini';
 import { messages } from '../../contract/messages';
 import { fieldErrors } from './field-errors';
 
@@ -16,8 +16,8 @@ export function useFieldErrors(serverErrors: Readonly<Record<string, string>> = 
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
 
   /** The parsed values, or null after showing what is wrong. */
-  function check<T>(schema: ZodType<T>, values: unknown): T | null {
-    const result = schema.safeParse(values);
+  function check<T>(schema: z.core.$ZodType<T>, values: unknown): T | null {
+    const result = z.safeParse(schema, values);
     setClientErrors(result.success ? {} : fieldErrors(result.error.issues));
     return result.success ? result.data : null;
   }

@@ -1,6 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { useState } from 'react';
-import type { ZodType } from 'zod';
+import type { z } from 'zod/mini';
 import { ValidationError } from '../../api/request';
 import { fieldErrors } from './field-errors';
 import { useFieldErrors } from './use-field-errors';
@@ -16,7 +16,7 @@ export function useFormSubmit(fallback: MessageDescriptor) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const { check, errorOf } = useFieldErrors(serverErrors);
 
-  async function submit<T>(schema: ZodType<T>, values: Record<string, unknown>, save: (body: T) => Promise<void>) {
+  async function submit<T>(schema: z.core.$ZodType<T>, values: Record<string, unknown>, save: (body: T) => Promise<void>) {
     const body = check(schema, values);
     if (!body) return;
     setSaving(true);

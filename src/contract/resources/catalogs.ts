@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
 
@@ -7,8 +7,8 @@ import { defineResource } from '../resource';
 const access = { read: 'authenticated', write: 'admin' } as const;
 const required = messages.required.id;
 
-const Name = z.string().trim().min(1, required).max(100, messages.tooLong.id);
-const Description = z.string().trim().max(1000, messages.tooLong.id).default('');
+const Name = z.string().check(z.trim(), z.minLength(1, required), z.maxLength(100, messages.tooLong.id));
+const Description = z._default(z.string().check(z.trim(), z.maxLength(1000, messages.tooLong.id)), '');
 
 /** Name and description: the shape of every catalog that has nothing more to say. */
 const named = { name: Name, description: Description };
@@ -89,10 +89,7 @@ export const hosting = defineResource({
   unique: ['name'],
 });
 
-export const LanguageCode = z
-  .string()
-  .trim()
-  .regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, messages.languageCodeFormat.id);
+export const LanguageCode = z.string().check(z.trim(), z.regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, messages.languageCodeFormat.id));
 
 /** Spec §3: a language's name in other languages, keyed by their code: `{ de: { name: 'Englisch' } }`. */
 export const LanguageContent = z.record(LanguageCode, z.object({ name: Name }));
@@ -103,7 +100,7 @@ export const languages = defineResource({
   scope: 'global',
   access,
   paths: { list: '/api/languages', item: '/api/languages/:id' },
-  fields: { name: Name, code: LanguageCode, content: LanguageContent.default({}) },
+  fields: { name: Name, code: LanguageCode, content: z._default(LanguageContent, {}) },
   filters: {},
   search: ['name', 'code'],
   sort: ['name', 'code', 'createdAt', 'updatedAt'],

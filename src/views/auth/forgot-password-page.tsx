@@ -11,8 +11,9 @@ import { AuthLayout } from './auth-layout';
 import styles from './auth.module.css';
 import { PinField } from './pin-field';
 import { useFreshStart, useStatusChange } from './auth-flow';
+import { z } from 'zod/mini';
 
-const PinOnly = VerifyResetPinBody.pick({ pin: true });
+const PinOnly = z.pick(VerifyResetPinBody, { pin: true });
 
 /** Password reset, first half: the email, then the PIN mailed to it; the new password follows on /reset-password. */
 export function ForgotPasswordPage() {

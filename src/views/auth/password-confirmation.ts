@@ -1,18 +1,17 @@
-import { i18n } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ChangePasswordBody, PasswordSchema } from '../../contract/auth';
+import { messages } from '../../contract/messages';
 
 type Confirmed = { newPassword: string; confirmPassword: string };
 
 const matches = (values: Confirmed) => values.newPassword === values.confirmPassword;
-// A function, so the message is translated when the form is checked, in the language then active.
-const mismatch = { path: ['confirmPassword'], error: () => i18n._(msg`The passwords do not match`) };
+// A catalog id like every schema message: the form translates it when it shows it.
+const mismatch = { path: ['confirmPassword'], error: messages.passwordsDiffer.id };
 
 const NewPassword = z.object({ newPassword: PasswordSchema, confirmPassword: z.string() });
 
 /** A new password typed twice: the reset form. */
-export const NewPasswordForm = NewPassword.refine(matches, mismatch);
+export const NewPasswordForm = NewPassword.check(z.refine(matches, mismatch));
 
 /** The profile's change-password form: the current password, and the new one typed twice. */
-export const ChangePasswordForm = NewPassword.extend({ currentPassword: ChangePasswordBody.shape.currentPassword }).refine(matches, mismatch);
+export const ChangePasswordForm = z.extend(NewPassword, { currentPassword: ChangePasswordBody.shape.currentPassword }).check(z.refine(matches, mismatch));

@@ -10,8 +10,9 @@ import { VerifyPinBody } from '../../contract/auth';
 import { AuthLayout } from './auth-layout';
 import styles from './auth.module.css';
 import { PinField } from './pin-field';
+import { z } from 'zod/mini';
 
-const PinOnly = VerifyPinBody.pick({ pin: true });
+const PinOnly = z.pick(VerifyPinBody, { pin: true });
 
 /** The PIN step of sign-in; the route guard sends the user home once the session is verified. */
 export function VerificationPage() {

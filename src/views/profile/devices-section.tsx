@@ -6,6 +6,7 @@ import { fetchDevices, signOutDevice, type ProfileDevice } from '../../api/profi
 import { useConfirm, useToast } from '../../app/feedback';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
+import { dateTimeFormat } from '../../components/intl-formats';
 import { messages } from '../../contract/messages';
 import styles from './profile.module.css';
 
@@ -28,7 +29,7 @@ export function DevicesSection() {
   const { confirm } = useConfirm();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [revoking, setRevoking] = useState<string | null>(null);
-  const seen = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const seen = dateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
 
   useEffect(() => {
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
+import { relativeTimeFormat } from '../../components/intl-formats';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -13,7 +14,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "5 minutes ago", "yesterday", "just now" (under a minute) in the interface language. */
 function relativeTime(then: number, now: number, locale: string): string {
   const seconds = Math.round((then - now) / 1000);
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const format = relativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }

@@ -7,13 +7,14 @@ import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
 import { DataTable, type DataColumn } from '../../components/data-table';
+import { dateTimeFormat } from '../../components/intl-formats';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { Pagination } from '../../components/pagination';
 import { StatBoxes, type Stat } from '../../components/stat-boxes';
-import type { Row } from '../../db/resource-store';
+import { withReadAhead, type Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
-import { listMachine } from '../../machines/list.machine';
+import { initialListQuery, listMachine } from '../../machines/list.machine';
 import { resourceText } from '../../api/mutations';
 import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
@@ -49,7 +50,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const store = useResourceStore();
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
+  // The device's copy is read from the first render on, not from the machine's start after the first paint.
+  const [ahead] = useState(() => withReadAhead(store, screen.resource, initialListQuery(screen.resource, fixed)));
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
   const actor = useActorRef(machine, { input: { resource: screen.resource, query: fixed } });
   const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
   const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
@@ -245,8 +248,7 @@ type I18n = ReturnType<typeof useLingui>['i18n'];
 
 /** A screen's column as the table shows it; the first one also marks rows not yet on the server. */
 function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n): DataColumn<Row> {
-  // One formatter per column, not one per cell: every row of every render formats with it.
-  const date = column.format === 'date' ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }) : null;
+  const date = column.format === 'date' ? dateTimeFormat(i18n.locale, { dateStyle: 'medium' }) : null;
   const text = (row: Row): string => {
     const value = row[column.key];
     switch (column.format) {

@@ -1,0 +1,35 @@
+import { createElement, use, type ComponentType } from 'react';
+
+/** A promise as React's `use` reads it: once settled, it renders at once instead of suspending. */
+type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
+
+export type LazyScreen<P extends object> = ComponentType<P> & {
+  /** Starts loading the screen's chunk (once); resolves when it can render without suspending. */
+  preload(): Promise<unknown>;
+};
+
+/**
+ * A screen in a chunk of its own that can be asked for before React renders it. Unlike
+ * `React.lazy`, a screen whose chunk is already in renders at once: a first render that suspends
+ * would show the fallback and then hold the real screen back for React's reveal throttle
+ * (300 ms), which is longer than loading a precached chunk takes.
+ */
+export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>): LazyScreen<P> {
+  let loading: Tracked<ComponentType<P>> | null = null;
+  const preload = (): Tracked<ComponentType<P>> => {
+    if (loading) return loading;
+    const promise: Tracked<ComponentType<P>> = load();
+    promise.status = 'pending';
+    promise.then(
+      (value) => Object.assign(promise, { status: 'fulfilled', value }),
+      (reason: unknown) => Object.assign(promise, { status: 'rejected', reason }),
+    );
+    loading = promise;
+    return promise;
+  };
+  function Screen(props: P) {
+    // The component is the module's own, loaded once: the same one on every render.
+    return createElement(use(preload() as Promise<ComponentType<P>>), props);
+  }
+  return Object.assign(Screen, { preload });
+}

@@ -1,0 +1,22 @@
+/**
+ * Intl formatters, made once per locale and options: making one loads locale data and costs
+ * milliseconds (tens on a slow phone), so a table must not make one per render.
+ */
+const made = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function once<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, make: () => T): T {
+  let format = made.get(key) as T | undefined;
+  if (!format) {
+    format = make();
+    made.set(key, format);
+  }
+  return format;
+}
+
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return once(`date ${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
+}
+
+export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
+  return once(`relative ${locale} ${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(locale, options));
+}

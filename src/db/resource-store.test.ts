@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { categories, types } from '../contract/resources/catalogs';
+import { withReadAhead, type ResourceStore } from './resource-store';
+
+const pagination = { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: 10 };
+const copy = { value: { items: [], pagination }, fetchedAt: 1 };
+const fresh = { items: [], pagination };
+
+function fakeStore() {
+  const cachedList = vi.fn(async () => copy);
+  const fetchList = vi.fn(async () => fresh);
+  return { store: { cachedList, fetchList } as unknown as ResourceStore, cachedList, fetchList };
+}
+
+describe('withReadAhead', () => {
+  it('starts the device read and the server fetch at once and hands each to the first ask for that list', async () => {
+    const { store, cachedList, fetchList } = fakeStore();
+    const query = { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' } as const;
+    const ahead = withReadAhead(store, categories, query);
+    expect(cachedList).toHaveBeenCalledTimes(1);
+    expect(fetchList).toHaveBeenCalledTimes(1);
+
+    await expect(ahead.cachedList(categories, { ...query })).resolves.toBe(copy);
+    await expect(ahead.fetchList(categories, { ...query })).resolves.toBe(fresh);
+    expect(cachedList).toHaveBeenCalledTimes(1);
+    expect(fetchList).toHaveBeenCalledTimes(1);
+
+    // Each is handed over once: a later load (after a change, a refresh) asks again.
+    await ahead.cachedList(categories, query);
+    await ahead.fetchList(categories, query);
+    expect(cachedList).toHaveBeenCalledTimes(2);
+    expect(fetchList).toHaveBeenCalledTimes(2);
+  });
+
+  it('asks anew for another resource or another query', async () => {
+    const { store, cachedList } = fakeStore();
+    const ahead = withReadAhead(store, categories, { page: 1, limit: 10 });
+    await ahead.cachedList(types, { page: 1, limit: 10 });
+    await ahead.cachedList(categories, { page: 2, limit: 10 });
+    expect(cachedList).toHaveBeenCalledTimes(3);
+  });
+
+  it('lets a fetch nobody takes fail quietly', async () => {
+    const store = { cachedList: vi.fn(async () => null), fetchList: vi.fn(() => Promise.reject(new Error('offline'))) } as unknown as ResourceStore;
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    withReadAhead(store, categories, { page: 1, limit: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
+  });
+});
