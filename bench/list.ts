@@ -27,11 +27,13 @@ const SORT_COLUMNS: Record<string, string> = { name: 'name collate "und-x-icu"',
 
 /**
  * The floor: the same SQL our generic list runs (search on the trigram-indexed columns, sort with
- * the id tie-break, one page, the count), behind a bare Fastify route and a bare pg pool, with no
+ * the id tie-break, one page, the count: kept in row_counts for the whole table), behind a bare Fastify route and a bare pg pool, with no
  * validation, policy, session lookup or schema serialization.
  */
 async function bareServer(url: string) {
   const pool = new Pool({ connectionString: url, max: 10 });
+  // A dropped idle connection is an 'error' event: unhandled, it would end the whole benchmark.
+  pool.on('error', (error) => console.warn(`bare pool: ${error.message}`));
   const app = Fastify({ logger: false });
   app.get('/api/categories', async (request) => {
     const q = request.query as Record<string, string | undefined>;
@@ -50,7 +52,9 @@ async function bareServer(url: string) {
         `select id, version, created_at, updated_at, name, description from categories ${where} order by ${column} ${order}, id ${order} limit ${limit} offset ${(page - 1) * limit}`,
         params,
       ),
-      pool.query(`select count(*)::int as count from categories ${where}`, params),
+      where
+        ? pool.query(`select count(*)::int as count from categories ${where}`, params)
+        : pool.query(`select n::int as count from row_counts where table_name = 'categories'`),
     ]);
     const totalItems = count.rows[0].count as number;
     return {
@@ -72,8 +76,12 @@ async function bareServer(url: string) {
 
 export interface ListBenchResult {
   rows: number;
+  /** `concurrency` clients at once, the round with the median throughput. */
   ours: LoadResult;
   bare: LoadResult;
+  /** One client at a time: the latency of a request with nothing queued before it. */
+  oursSingle: LoadResult;
+  bareSingle: LoadResult;
   throughputRatio: number;
   p99Ratio: number;
 }
@@ -95,7 +103,8 @@ export async function benchList({ seconds = 5, concurrency = 16, rounds = 3 } = 
               'About ' || md5(g::text), now() - (g || ' seconds')::interval, now()
        from generate_series(1, ${ROWS}) g` as never,
     );
-    await store.db.execute('analyze categories' as never);
+    // As autovacuum leaves a table at rest: statistics and the visibility map up to date, so it does not start mid-measurement.
+    await store.db.execute('vacuum analyze categories' as never);
     const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
     const token = await tokenFor(store, admin.id);
 
@@ -122,10 +131,14 @@ export async function benchList({ seconds = 5, concurrency = 16, rounds = 3 } = 
       }
       const oursResult = median(oursRounds);
       const bareResult = median(bareRounds);
+      const bareSingle = await load(bare.url, PATHS, headers, { seconds, concurrency: 1 });
+      const oursSingle = await load(oursUrl, PATHS, headers, { seconds, concurrency: 1 });
       return {
         rows: ROWS,
         ours: oursResult,
         bare: bareResult,
+        oursSingle,
+        bareSingle,
         throughputRatio: oursResult.perSecond / bareResult.perSecond,
         p99Ratio: oursResult.p99 / bareResult.p99,
       };

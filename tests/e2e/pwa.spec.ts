@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
+import { categories } from '../../src/server/store/schema';
 import { expect, test } from './fixtures';
+import { adminPage } from './sign-in';
 
 const manifestIcons = ['/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png'];
 
@@ -53,5 +55,47 @@ test('is installable and keeps working offline', async ({ profile }) => {
     await profile.setOffline(true);
     await page.reload();
     await expect(heading).toHaveText('Sitekeeper');
+  });
+});
+
+test('opened again, the app starts from the precache without waiting on the network', async ({ profile, server }) => {
+  const name = `Allotments ${Date.now()}`;
+  await server.store.db.insert(categories).values({ name, description: 'kept on this device' });
+  const first = profile.pages()[0] ?? (await profile.newPage());
+  await adminPage(first, server);
+  await first.goto('/websites/categories');
+  await expect(first.getByRole('link', { name })).toBeVisible();
+  await first.close();
+
+  await test.step('with the network cut: the shell and the last list, from this device', async () => {
+    await profile.setOffline(true);
+    const page = await profile.newPage();
+    await page.goto('/websites/categories');
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+    await expect(page.getByRole('link', { name })).toBeVisible();
+    await expect(page.getByText(/Offline — showing data from/)).toBeVisible();
+    await page.close();
+    await profile.setOffline(false);
+  });
+
+  await test.step('with a server that never answers: the same, without waiting for it', async () => {
+    // Every API call hangs, as on a link that drops packets; the app must not wait for any of them.
+    await profile.route('**/api/**', () => {});
+    const page = await profile.newPage();
+    await page.goto('/websites/categories');
+    await expect(page.getByRole('link', { name })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+    await page.close();
+  });
+
+  await test.step('signed out, with the server hanging: the sign-in form under the brand seen before', async () => {
+    const page = await profile.newPage();
+    await page.goto('/websites/categories');
+    await page.evaluate(() => localStorage.removeItem('auth_token'));
+    await page.goto('/login');
+    await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sitekeeper');
+    await page.close();
+    await profile.unrouteAll({ behavior: 'ignoreErrors' });
   });
 });

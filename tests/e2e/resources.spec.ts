@@ -3,18 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { categories, languages, subcategories } from '../../src/server/store/schema';
 import { tokenFor } from '../support/auth';
 import { expect, test } from './fixtures';
-import { seedAccount, signIn } from './sign-in';
-
-/** Signs in as a fresh admin and waits until the service worker controls the page (it replays the outbox). */
-async function adminPage(page: Page, server: Parameters<typeof seedAccount>[0]) {
-  const account = await seedAccount(server, 'admin');
-  await signIn(page, server, account);
-  await expect(page).toHaveURL(/\/$/);
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
-  return account;
-}
+import { adminPage, seedAccount } from './sign-in';
 
 const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
 

@@ -31,3 +31,14 @@ export async function signIn(page: Page, server: E2EServer, account: { email: st
   await page.getByLabel('PIN', { exact: true }).fill(await pin);
   await page.getByRole('button', { name: 'Verify' }).click();
 }
+
+/** Signs in as a fresh admin and waits until the service worker controls the page (it replays the outbox). */
+export async function adminPage(page: Page, server: E2EServer) {
+  const account = await seedAccount(server, 'admin');
+  await signIn(page, server, account);
+  await expect(page).toHaveURL(/\/$/);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
+  return account;
+}
