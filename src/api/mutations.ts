@@ -43,7 +43,7 @@ export function describeMutation(resource: Resource, mutation: Mutation): Mutati
   const item = itemPath(resource, mutation.id);
   switch (mutation.kind) {
     case 'create':
-      return { method: 'POST', path: resource.paths.list, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null };
+      return { method: 'POST', path: (resource.paths.create ?? resource.paths.list)!, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null };
     case 'update':
       return { method: 'PUT', path: item, itemPath: item, body: mutation.values, baseVersion: mutation.baseVersion };
     case 'delete':

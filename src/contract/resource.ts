@@ -1,26 +1,54 @@
 import type { MessageDescriptor } from '@lingui/core';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { messages } from './messages';
-import type { CmsModule, Policy } from './permissions';
+import type { CmsModule, Feature, Policy } from './permissions';
 
 /**
- * A resource as data (DESIGN.md §3): the server's CRUD routes, the client's API, cache keys,
- * list and editor screens are all derived from one of these.
+ * A resource as data (docs/design.md §3): the server's CRUD routes, the client's API, cache keys,
+ * list and editor screens are all derived from one of these. ADR 009 explains the access and
+ * scope model.
  */
-export interface ResourceConfig<Fields extends z.ZodRawShape, Filters extends z.ZodRawShape, Sort extends string> {
-  /** Message values, cache keys and policy names derive from it; also the table's name. */
+type Shape = z.core.$ZodLooseShape;
+
+/** What a route of a resource does; each has its own policy. */
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+export type Access = Readonly<Record<Operation, Policy>>;
+
+/**
+ * Whose rows these are, and so who may touch them.
+ * - `global`: everyone's; the entry states who may read and who may write.
+ * - `owner`: a user's (websites): admins see all; owners and partners the rows whose owner
+ *   columns name them. The server stamps the first owner column with the caller on create and
+ *   takes owner columns only from admins.
+ * - `website`: one website's: the path (or the row a child id names) says which; its owner,
+ *   partner and admins may do everything, its team members what their role's level for the
+ *   module allows (view to read, edit to change, manage to create and delete), or its feature flag.
+ */
+export type ScopeConfig =
+  | { scope: 'global'; access: { read: Policy; write: Policy } }
+  | { scope: 'owner'; owners: readonly [string, ...string[]] }
+  | { scope: 'website'; module: CmsModule; websiteParam?: string }
+  | { scope: 'website'; feature: Feature; websiteParam?: string };
+
+export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Secret extends Shape, Filters extends Shape, Sort extends string> {
+  /** Message values, cache keys and policy names derive from it. */
   name: string;
   /** Lower-case nouns for "Failed to load {items}", "{item} deleted successfully". */
   label: { one: MessageDescriptor; other: MessageDescriptor };
-  scope: 'global' | 'owner' | 'website';
-  /** The CMS permission module of a website-scoped resource. */
-  module?: CmsModule;
-  /** Who may read (list, get) and who may write (create, update, delete). */
-  access: { read: Policy; write: Policy };
-  /** Wire paths exactly as the spec names them; `:id` is the item. */
-  paths: { list: string; item: string };
-  /** The fields a person edits: create takes all of them, update any of them. */
+  /**
+   * Wire paths exactly as the spec names them. The last `:param` of `item` is the record's id; any
+   * other `:param` is part of the scope (`:websiteId`) and the client fills it in. `create` when
+   * the spec posts somewhere else than the list. A singleton (one record per website) has no list.
+   */
+  paths: { list?: string; item: string; create?: string };
+  /** One record per website (SEO, outgoing mail): no list, the item path names only the website. */
+  singleton?: boolean;
+  /** The fields a person edits and reads back: create takes all of them, update any of them. */
   fields: Fields;
+  /** Fields only the server writes (a slug, a size, a key's prefix): returned, never taken from a body. */
+  computed?: Computed;
+  /** Fields only a person writes (a password, an SMTP password): taken on create and update, never returned. */
+  secret?: Secret;
   /** Equality filters of the list query (spec §3 list query fields); each is a field of the entity. */
   filters: Filters;
   /** Text fields the list's `search` matches (case-insensitive, anywhere in the text). */
@@ -29,13 +57,20 @@ export interface ResourceConfig<Fields extends z.ZodRawShape, Filters extends z.
   sort: readonly [Sort, ...Sort[]];
   /** Fields that must be unique (case-insensitively for text): a clash is a field error, not a 500. */
   unique?: readonly (keyof Fields & string)[];
+  /** The field a person knows a record by: questions, pickers, the sync panel. */
+  title: keyof (Fields & Computed) & string;
+  /**
+   * Fields that hold the id of another resource's record (by that resource's name), in the same
+   * scope: a change is sent after the create of the record it points at, and pickers show names.
+   */
+  references?: Readonly<Partial<Record<keyof Fields & string, string>>>;
 }
 
 const id = z.uuid();
 
 export const EntityBaseSchema = z.object({
   _id: id,
-  version: z.number().int().positive(),
+  version: z.int().check(z.positive()),
   createdAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
 });
@@ -45,48 +80,116 @@ export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 
 // A query string value the client left empty counts as not given (spec §5: empty filters are omitted).
-const optionalQuery = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+// Typed as the optional it ends in: callers pass the field's own type, or nothing.
+const optionalQuery = <T extends z.core.SomeType>(schema: T) =>
+  z.pipe(
+    z.transform((value: unknown) => (value === '' ? undefined : value)),
+    z.optional(schema),
+  ) as unknown as z.ZodMiniOptional<T>;
 
-const withoutDefault = (schema: z.core.SomeType) => (schema instanceof z.ZodDefault ? schema.unwrap() : schema) as z.ZodType;
+/** A whole number from a query string, within bounds. */
+const queryInt = (min: number, max: number) => z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max)));
 
-export function defineResource<Fields extends z.ZodRawShape, Filters extends z.ZodRawShape, Sort extends string>(
-  config: ResourceConfig<Fields, Filters, Sort>,
-) {
-  const fields = z.object(config.fields);
-  // Zod applies a default even under .optional(): an update that leaves a field out would reset
+const withoutDefault = (schema: z.core.SomeType): z.core.$ZodType =>
+  schema instanceof z.core.$ZodDefault ? schema._zod.def.innerType : (schema as z.core.$ZodType);
+
+/** The `:param` names of a path, in order. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+}
+
+/** The policy of each operation, from the scope: a website's module levels, or the entry's own read and write. */
+function accessOf(config: ScopeConfig): Access {
+  switch (config.scope) {
+    case 'global': {
+      const { read, write } = config.access;
+      return { list: read, get: read, create: write, update: write, delete: write };
+    }
+    case 'owner':
+      return { list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' };
+    case 'website': {
+      if ('feature' in config) {
+        const policy = { website: config.feature } as const;
+        return { list: policy, get: policy, create: policy, update: policy, delete: policy };
+      }
+      const at = (level: 'view' | 'edit' | 'manage') => ({ website: config.module, level }) as const;
+      return { list: at('view'), get: at('view'), create: at('manage'), update: at('edit'), delete: at('manage') };
+    }
+  }
+}
+
+export function defineResource<
+  Fields extends Shape,
+  Filters extends Shape,
+  Sort extends string,
+  Computed extends Shape = Record<never, never>,
+  Secret extends Shape = Record<never, never>,
+>(config: ResourceConfig<Fields, Computed, Secret, Filters, Sort> & ScopeConfig) {
+  const written = { ...config.fields, ...config.secret } as Fields & Secret;
+  const owners: readonly string[] = config.scope === 'owner' ? config.owners : [];
+  // Owner columns are the server's to stamp for everyone but admins, so no body needs them.
+  const createShape = Object.fromEntries(
+    Object.entries(written).map(([key, schema]) => [key, owners.includes(key) ? z.optional(withoutDefault(schema)) : schema]),
+  ) as Fields & Secret;
+  const fields = z.object(createShape);
+  // Zod applies a default even under optional(): an update that leaves a field out would reset
   // it. So an update takes every field optional *without* its default.
   const update = z.object(
-    Object.fromEntries(Object.entries(config.fields).map(([key, schema]) => [key, withoutDefault(schema).optional()])),
-  ) as unknown as ReturnType<typeof fields.partial>;
-  const entity = EntityBaseSchema.extend(config.fields);
-  const filterShape = Object.fromEntries(
-    Object.entries(config.filters).map(([key, schema]) => [key, optionalQuery(schema as z.ZodType)]),
-  ) as unknown as { [K in keyof Filters]: z.ZodOptional<Filters[K]> };
+    Object.fromEntries(Object.entries(written).map(([key, schema]) => [key, z.optional(withoutDefault(schema))])),
+  ) as unknown as z.ZodMiniObject<{ [K in keyof (Fields & Secret)]: z.ZodMiniOptional<(Fields & Secret)[K]> }>;
+  const entity = z.extend(EntityBaseSchema, { ...config.fields, ...config.computed } as Fields & Computed);
+  const filterShape = Object.fromEntries(Object.entries(config.filters).map(([key, schema]) => [key, optionalQuery(schema)])) as unknown as {
+    [K in keyof Filters]: z.ZodMiniOptional<Filters[K]>;
+  };
   const query = z.object({
-    page: optionalQuery(z.coerce.number().int().min(1).max(1_000_000)).default(1),
-    limit: optionalQuery(z.coerce.number().int().min(1).max(MAX_PAGE_SIZE)).default(DEFAULT_PAGE_SIZE),
-    search: optionalQuery(z.string().trim().max(200)),
+    page: z._default(optionalQuery(queryInt(1, 1_000_000)), 1),
+    limit: z._default(optionalQuery(queryInt(1, MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+    search: optionalQuery(z.string().check(z.trim(), z.maxLength(200))),
     sortBy: optionalQuery(z.enum(config.sort)),
     sortOrder: optionalQuery(z.enum(SORT_ORDERS)),
+    // The ids a picker shows that its page of options may lack (a reference past the first 100).
+    ids: optionalQuery(z.pipe(z.string(), z.transform((text) => text.split(',').filter(Boolean)))),
     ...filterShape,
   });
+  const scopeParams = pathParams(config.paths.item).slice(0, -1);
   return {
     ...config,
-    /** What the server returns: the fields plus `_id`, `version` and the timestamps. */
+    /** Who may call each route (docs/design.md §5), derived from the scope. */
+    access: accessOf(config),
+    /** The owner columns of an owner-scoped resource; none otherwise. */
+    owners,
+    /** The `:param`s besides the record's id that every path of this resource carries (`websiteId`). */
+    scopeParams,
+    /** The path parameter that names the website, for a website-scoped resource. */
+    websiteParam: config.scope === 'website' ? (config.websiteParam ?? 'websiteId') : null,
+    /** The path parameter that names the record. */
+    itemParam: pathParams(config.paths.item).at(-1)!,
+    /** What the server returns: the fields and computed fields, `_id`, `version` and the timestamps. */
     entity,
-    /** A create may name its own UUID (DESIGN §4), so an offline create can be edited before it syncs. */
-    create: fields.extend({ _id: id.optional() }),
+    /** A create may name its own UUID (docs/design.md §4), so an offline create can be edited before it syncs. */
+    create: z.extend(fields, { _id: z.optional(id) }),
     update,
     query,
   };
 }
 
 /** Any resource. Its query's shape follows the entry's filters, so all that resources share there is "an object schema". */
-export type Resource = Omit<ReturnType<typeof defineResource<z.ZodRawShape, z.ZodRawShape, string>>, 'query'> & { query: z.ZodObject };
+export type Resource = Omit<ReturnType<typeof defineResource<Shape, Shape, string, Shape, Shape>>, 'query'> & { query: z.ZodMiniObject };
 export type EntityOf<R extends Resource> = z.infer<R['entity']>;
 export type CreateOf<R extends Resource> = z.input<R['create']>;
 export type UpdateOf<R extends Resource> = z.input<R['update']>;
 export type QueryOf<R extends Resource> = z.input<R['query']>;
+/** The scope parameters of a resource's paths (`{ websiteId }`); empty for a global one. */
+export type ScopeParams = Readonly<Record<string, string>>;
+
+/** A path with its `:param`s filled in; every one must be given. */
+export function fillPath(path: string, params: ScopeParams): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No value for :${name} in ${path}`);
+    return encodeURIComponent(value);
+  });
+}
 
 /** The spec §8 messages of one resource, as descriptor + values, for client and server alike. */
 export function resourceMessages(resource: Pick<Resource, 'label'>, t: (d: MessageDescriptor) => string) {

@@ -36,7 +36,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     test.app.inject({ method, url, payload: options.payload, headers: { ...admin, ...options.headers } });
 
   async function create(resource: Resource, payload: object) {
-    const res = await send('POST', resource.paths.list, { payload });
+    const res = await send('POST', resource.paths.list!, { payload });
     expect(res.statusCode, res.body).toBe(201);
     return data(res);
   }
@@ -57,7 +57,7 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
 
   it.each(crudResources.map(([r]) => [r.name, r] as const))('%s: create, read, list, update and delete', async (_name, resource) => {
     const values = await sample(resource);
-    const created = await send('POST', resource.paths.list, { payload: values });
+    const created = await send('POST', resource.paths.list!, { payload: values });
     expect(created.statusCode).toBe(201);
     const entity = data(created);
     expect(Object.keys(entity).toSorted()).toEqual([...ENTITY_BASE, ...Object.keys(resource.fields)].toSorted());

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,24 +6,46 @@ import { z } from 'zod';
 import { successSchema } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { isAdmin } from '../contract/permissions';
-import { resourceMessages, type Resource } from '../contract/resource';
+import { pathParams, resourceMessages, type Operation, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
 import { fieldError, HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
-import { caller, principal } from './policy';
+import { caller, principal, type Policy, type WebsiteSource } from './policy';
 import { prepared } from './store/prepared';
 import { rowCounts } from './store/schema';
 import { alphabetical } from './store/schema/collation';
 import { PG_FOREIGN_KEY_VIOLATION, PG_RESTRICT_VIOLATION, PG_UNIQUE_VIOLATION, pgError } from './store/pg-errors';
+import type { Db } from './store/store';
 
-type Row = Record<string, unknown> & { id: string; version: number; createdAt: Date; updatedAt: Date };
+export type Row = Record<string, unknown> & { id: string; version: number; createdAt: Date; updatedAt: Date };
 type Params = Record<string, string>;
-type ListQuery = { page: number; limit: number; search?: string; sortBy?: string; sortOrder?: 'asc' | 'desc' } & Record<string, unknown>;
+type Values = Record<string, unknown>;
+type ListQuery = { page: number; limit: number; search?: string; sortBy?: string; sortOrder?: 'asc' | 'desc'; ids?: string[] } & Values;
+/** The request's transaction, for hooks that write beside the row. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** The columns a scope filters on; a resource of that scope must have them. */
-const SCOPE_COLUMNS = { global: [], website: ['websiteId'], owner: ['ownerId', 'partnerId'] } as const;
+/** What a hook knows besides the values: the transaction it runs in, the request, the website. */
+export interface HookContext {
+  tx: Tx;
+  request: FastifyRequest;
+  websiteId: string | null;
+  /** Values this one answer shows and nothing stores as they are: a new API key, once. */
+  reveal: Values;
+}
+
+/**
+ * What an entry does beyond storing its fields (ADR 009): hash or encrypt a secret field, compute
+ * a slug, clean up files after a delete, mask what a reader sees. Each runs inside the request's
+ * transaction, so a failing hook leaves nothing half-written.
+ */
+export interface ResourceHooks {
+  beforeCreate?(values: Values, context: HookContext): Values | Promise<Values>;
+  beforeUpdate?(changes: Values, context: HookContext & { id: string }): Values | Promise<Values>;
+  afterDelete?(row: Row, context: HookContext): void | Promise<void>;
+  present?(entity: Values, row: Row): Values;
+}
 
 /** `%` and `_` typed into the search box are text, not wildcards. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -39,10 +61,13 @@ function expectedVersion(request: FastifyRequest): number {
 const tag = (reply: FastifyReply, row: { version: number }) => reply.header('etag', `"${row.version}"`);
 
 const paramsSchema = (path: string) => {
-  const names = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const names = pathParams(path);
   // Strings, not UUIDs: a malformed id is answered like an unknown one (404), not as bad input.
   return names.length > 0 ? { params: z.object(Object.fromEntries(names.map((name) => [name, z.string()]))) } : {};
 };
+
+/** Two paths Fastify cannot tell apart: the same segments, whatever their parameters are called. */
+const sameShape = (a: string, b: string) => a.replace(/:\w+/g, ':') === b.replace(/:\w+/g, ':');
 
 /** The row count a table's triggers keep (store/schema/counts.ts). */
 const keptCount = prepared((db) =>
@@ -54,37 +79,62 @@ const keptCount = prepared((db) =>
 );
 
 /**
- * The CRUD routes of one registry entry over its table (docs/design.md §3-5): list with search,
- * filters, sort and pagination; get; create (with an optional client-chosen `_id`); update and
- * delete guarded by `If-Match`. A resource with nothing special needs nothing more than this call.
- * Call it before `app.ready()`, on an app whose policies are registered (buildApp does both).
+ * The CRUD routes of one registry entry over its table (docs/design.md §3-5, ADR 009): list with
+ * search, filters, sort and pagination; get; create (with an optional client-chosen `_id`); update
+ * and delete guarded by `If-Match`; for a singleton, the one record of a website. Each route's
+ * policy comes from the entry's access; a website-scoped route names where its website comes from
+ * and the policy guard resolves it into `request.website`. Call it before `app.ready()`, on an app
+ * whose policies are registered (buildApp does both).
  */
-export function registerResource(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>, resource: Resource, table: PgTable): void {
+export function registerResource(
+  app: FastifyInstance,
+  { store, clock }: Pick<ServerContext, 'store' | 'clock'>,
+  resource: Resource,
+  table: PgTable,
+  hooks: ResourceHooks = {},
+): void {
   const db = store.db;
   const tableName = getTableName(table);
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const fieldKeys = Object.keys(resource.fields);
-  const needed = ['id', 'version', 'createdAt', 'updatedAt', ...fieldKeys, ...Object.keys(resource.filters), ...resource.sort, ...SCOPE_COLUMNS[resource.scope]];
+  const shownKeys = [...fieldKeys, ...Object.keys(resource.computed ?? {})];
+  const scopeColumns = resource.scope === 'website' ? ['websiteId'] : resource.owners;
+  // An optional computed field may live only in answers (a new key, revealed once by a hook).
+  const columnKeys = shownKeys.filter((key) => !(resource.computed?.[key] instanceof z.core.$ZodOptional));
+  const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns];
   const missing = needed.filter((key) => !columns[key]);
   if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
+  if (resource.scope === 'website' && 'websiteId' in resource.fields) throw new Error(`Resource ${resource.name}: websiteId is the server's, not a field`);
   const column = (key: string) => columns[key]!;
   // Text sorts alphabetically for people, with the same expression its index is built on.
   const sortKey = (key: string) => (column(key).dataType === 'string' ? alphabetical(column(key)) : column(key));
   const route = app.withTypeProvider<ZodTypeProvider>();
-  const read = { policy: resource.access.read };
-  const write = { policy: resource.access.write };
   const entityResponse = successSchema(resource.entity);
-  const listParams = paramsSchema(resource.paths.list);
-  const itemParams = paramsSchema(resource.paths.item);
+  const listResponse = successSchema(z.array(resource.entity));
+  const singleton = resource.singleton === true;
+  const listPath = resource.paths.list;
+  const createPath = resource.paths.create ?? (singleton ? resource.paths.item : listPath);
+  if (!createPath) throw new Error(`Resource ${resource.name}: no path to create on`);
 
-  /** What the wire shows of a row: the entry's fields and the entity base, nothing else. */
-  const toEntity = (row: Row) => ({
-    _id: row.id,
-    version: row.version,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    ...Object.fromEntries(fieldKeys.map((key) => [key, row[key]])),
-  });
+  /** A route's policy and, for a website-scoped entry, where its website comes from. */
+  function config(operation: Operation, path: string, source?: WebsiteSource): { policy: Policy; website?: WebsiteSource } {
+    if (resource.scope !== 'website') return { policy: resource.access[operation] };
+    const param = resource.websiteParam!;
+    const website: WebsiteSource = source ?? (pathParams(path).includes(param) ? { from: 'path', param } : { from: 'row', param: resource.itemParam, table });
+    return { policy: resource.access[operation], website };
+  }
+
+  /** What the wire shows of a row: the entity base, the fields and computed fields; never a secret one. */
+  const toEntity = (row: Row, reveal: Values = {}) => {
+    const entity = {
+      _id: row.id,
+      version: row.version,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      ...Object.fromEntries(shownKeys.map((key) => [key, row[key]])),
+    };
+    return { ...(hooks.present ? hooks.present(entity, row) : entity), ...reveal };
+  };
   const say = (request: FastifyRequest, which: 'created' | 'updated' | 'deleted') => {
     const [descriptor, values] = resourceMessages(resource, request.t)[which];
     return request.t(descriptor, values);
@@ -92,24 +142,42 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
 
   /**
    * The rows this caller may touch, and what a create stamps on its row: one branch per scope.
-   * Website routes passed their policy for the path's website, so the path names it.
+   * A website route's guard resolved its website; the raw parameter is never read here.
    */
-  function scope(request: FastifyRequest): { where?: SQL; values: Record<string, unknown> } {
+  function scope(request: FastifyRequest): { where?: SQL; values: Values; websiteId: string | null } {
     switch (resource.scope) {
       case 'global':
-        return { values: {} };
+        return { values: {}, websiteId: null };
       case 'website': {
-        const websiteId = (request.params as Params).websiteId!;
-        return { where: eq(column('websiteId'), websiteId), values: { websiteId } };
+        const website = request.website;
+        if (!website) throw new Error(`Resource ${resource.name}: a website route ran without its website`);
+        return { where: eq(column('websiteId'), website.id), values: { websiteId: website.id }, websiteId: website.id };
       }
       case 'owner': {
         const auth = caller(request);
-        if (isAdmin(principal(auth))) return { values: {} };
-        const mine = or(eq(column('ownerId'), auth.user.id), eq(column('partnerId'), auth.user.id));
-        return { where: mine, values: { ownerId: auth.user.id } };
+        if (isAdmin(principal(auth))) return { values: {}, websiteId: null };
+        const mine = or(...resource.owners.map((key) => eq(column(key), auth.user.id)));
+        return { where: mine, values: { [resource.owners[0]!]: auth.user.id }, websiteId: null };
       }
     }
   }
+
+  /**
+   * A create or update body as stored: owner columns only from admins (everyone else's rows are
+   * stamped with themselves); scope and computed columns never reach here, the schema drops them.
+   */
+  function written(request: FastifyRequest, body: Values, creating: boolean): Values {
+    if (resource.owners.length === 0) return body;
+    if (!isAdmin(principal(caller(request)))) return Object.fromEntries(Object.entries(body).filter(([key]) => !resource.owners.includes(key)));
+    const first = resource.owners[0]!;
+    if (creating && body[first] == null) throw fieldError(`body.${first}`, messages.required);
+    return body;
+  }
+
+  /** Runs a write, inside a transaction when a hook writes beside it. */
+  const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> =>
+    hooks.beforeCreate || hooks.beforeUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
+  const context = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: scope(request).websiteId, reveal: {} });
 
   /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
   async function countRows(where: SQL | undefined): Promise<number> {
@@ -121,11 +189,13 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
     return counted?.total ?? 0;
   }
 
-  /** The item the path names, within the caller's scope. */
+  /** The item the path names, within the caller's scope; a singleton's is its website's one row. */
   function itemWhere(request: FastifyRequest): SQL {
-    const { id } = request.params as Params;
+    const own = scope(request).where;
+    if (singleton) return own!;
+    const id = (request.params as Params)[resource.itemParam];
     if (!isUuid(id)) throw new HttpError(404, messages.notFound);
-    return and(eq(column('id'), id), scope(request).where)!;
+    return and(eq(column('id'), id), own)!;
   }
 
   /** An update or delete that matched nothing: the item is gone (404) or was changed meanwhile (409 with it). */
@@ -155,101 +225,135 @@ export function registerResource(app: FastifyInstance, { store, clock }: Pick<Se
       if ((pg?.code === PG_FOREIGN_KEY_VIOLATION || pg?.code === PG_RESTRICT_VIOLATION) && action === 'delete') {
         throw new HttpError(400, { ...messages.stillInUse, values: { item: request.t(resource.label.one) } });
       }
+      // A reference to a row that does not exist, or (by the composite keys of website tables)
+      // one of another website: a field error, and nothing stored.
       if (pg?.code === PG_FOREIGN_KEY_VIOLATION) throw fieldError(field(fieldKeys[0]!), messages.unknownReference);
       throw err;
     }
   }
 
-  route.get(
-    resource.paths.list,
-    { config: read, schema: { ...listParams, querystring: resource.query, response: { 200: successSchema(z.array(resource.entity)) } } },
-    async (request) => {
-      const query = request.query as ListQuery;
-      const search = query.search ? or(...resource.search.map((key) => ilike(column(key), likePattern(query.search!)))) : undefined;
-      const filters = Object.keys(resource.filters)
-        .filter((key) => query[key] !== undefined)
-        .map((key) => eq(column(key), query[key]));
-      const where = and(scope(request).where, search, ...filters);
-      const order = query.sortOrder === 'desc' ? desc : asc;
-      // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
-      // (or, for the whole table, the row count its triggers keep).
-      const [totalItems, rows] = await Promise.all([
-        countRows(where),
-        db
-          .select()
-          .from(table)
-          .where(where)
-          .orderBy(order(sortKey(query.sortBy ?? resource.sort[0])), order(column('id')))
-          .limit(query.limit)
-          .offset((query.page - 1) * query.limit),
-      ]);
-      return ok((rows as Row[]).map(toEntity), {
-        pagination: {
-          currentPage: query.page,
-          // An empty list still is one (empty) page.
-          totalPages: Math.max(1, Math.ceil(totalItems / query.limit)),
-          totalItems,
-          itemsPerPage: query.limit,
-        },
-      });
-    },
-  );
+  async function list(request: FastifyRequest) {
+    const query = request.query as ListQuery;
+    const search = query.search ? or(...resource.search.map((key) => ilike(column(key), likePattern(query.search!)))) : undefined;
+    const filters = Object.keys(resource.filters)
+      .filter((key) => query[key] !== undefined)
+      .map((key) => eq(column(key), query[key]));
+    const ids = query.ids ? inArray(column('id'), query.ids.filter((id) => isUuid(id))) : undefined;
+    const where = and(scope(request).where, search, ids, ...filters);
+    const order = query.sortOrder === 'desc' ? desc : asc;
+    // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
+    // (or, for the whole table, the row count its triggers keep).
+    const [totalItems, rows] = await Promise.all([
+      countRows(where),
+      db
+        .select()
+        .from(table)
+        .where(where)
+        .orderBy(order(sortKey(query.sortBy ?? resource.sort[0])), order(column('id')))
+        .limit(query.limit)
+        .offset((query.page - 1) * query.limit),
+    ]);
+    return ok((rows as Row[]).map((row) => toEntity(row)), {
+      pagination: {
+        currentPage: query.page,
+        // An empty list still is one (empty) page.
+        totalPages: Math.max(1, Math.ceil(totalItems / query.limit)),
+        totalItems,
+        itemsPerPage: query.limit,
+      },
+    });
+  }
 
-  route.get(resource.paths.item, { config: read, schema: { ...itemParams, response: { 200: entityResponse } } }, async (request, reply) => {
+  async function get(request: FastifyRequest, reply: FastifyReply) {
     const [row] = (await db.select().from(table).where(itemWhere(request))) as Row[];
     if (!row) throw new HttpError(404, messages.notFound);
     tag(reply, row);
     return ok(toEntity(row));
-  });
+  }
 
-  route.post(
-    resource.paths.list,
-    { config: write, schema: { ...listParams, body: resource.create, response: { 201: entityResponse } } },
-    async (request, reply) => {
-      const { _id, ...values } = request.body as { _id?: string } & Record<string, unknown>;
-      const now = clock();
-      const insert = { ...values, ...scope(request).values, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
-      const [row] = (await guarded(request, 'write', () => db.insert(table).values(insert).returning())) as Row[];
-      tag(reply.status(201), row!);
-      return ok(toEntity(row!), { message: say(request, 'created') });
-    },
-  );
+  async function create(request: FastifyRequest, reply: FastifyReply) {
+    const { _id, ...body } = request.body as { _id?: string } & Values;
+    const values = written(request, body, true);
+    const now = clock();
+    const [row, reveal] = await guarded(request, 'write', () =>
+      transact(async (tx) => {
+        const hook = context(request, tx);
+        const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
+        const insert = { ...stored, ...scope(request).values, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
+        const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
+        return [inserted!, hook.reveal] as const;
+      }),
+    );
+    tag(reply.status(201), row);
+    return ok(toEntity(row, reveal), { message: say(request, 'created') });
+  }
 
-  route.put(
-    resource.paths.item,
-    { config: write, schema: { ...itemParams, body: resource.update, response: { 200: entityResponse } } },
-    async (request, reply) => {
-      const where = itemWhere(request);
-      const version = expectedVersion(request);
-      const changes = { ...(request.body as Record<string, unknown>), version: version + 1, updatedAt: clock() };
-      // One statement: the version check and the change cannot be split by another writer.
-      const [row] = (await guarded(request, 'write', () =>
-        db
+  async function update(request: FastifyRequest, reply: FastifyReply) {
+    const where = itemWhere(request);
+    const version = expectedVersion(request);
+    const values = written(request, request.body as Values, false);
+    const [row, reveal] = await guarded(request, 'write', () =>
+      transact(async (tx) => {
+        const hook = context(request, tx);
+        const id = singleton ? '' : (request.params as Params)[resource.itemParam]!;
+        const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, { ...hook, id }) : values;
+        // One statement: the version check and the change cannot be split by another writer.
+        const [changed] = (await tx
           .update(table)
-          .set(changes)
+          .set({ ...changes, version: version + 1, updatedAt: clock() })
           .where(and(where, eq(column('version'), version)))
-          .returning(),
-      )) as Row[];
-      if (!row) throw await missOrConflict(request, where);
-      tag(reply, row);
-      return ok(toEntity(row), { message: say(request, 'updated') });
-    },
-  );
+          .returning()) as Row[];
+        return [changed, hook.reveal] as const;
+      }),
+    );
+    if (!row) throw await missOrConflict(request, where);
+    tag(reply, row);
+    return ok(toEntity(row, reveal), { message: say(request, 'updated') });
+  }
 
-  route.delete(
-    resource.paths.item,
-    { config: write, schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } },
-    async (request) => {
-      const where = itemWhere(request);
-      const version = expectedVersion(request);
-      const [row] = await guarded(request, 'delete', () =>
-        db
+  async function remove(request: FastifyRequest) {
+    const where = itemWhere(request);
+    const version = expectedVersion(request);
+    const row = await guarded(request, 'delete', () =>
+      transact(async (tx) => {
+        const [deleted] = (await tx
           .delete(table)
           .where(and(where, eq(column('version'), version)))
-          .returning({ id: column('id') }),
-      );
-      if (!row) throw await missOrConflict(request, where);
-      return ok({ _id: row.id as string }, { message: say(request, 'deleted') });
-    },
-  );
+          .returning()) as Row[];
+        if (deleted && hooks.afterDelete) await hooks.afterDelete(deleted, context(request, tx));
+        return deleted;
+      }),
+    );
+    if (!row) throw await missOrConflict(request, where);
+    return ok({ _id: row.id }, { message: say(request, 'deleted') });
+  }
+
+  const itemPath = resource.paths.item;
+  const itemParams = paramsSchema(itemPath);
+  if (listPath && sameShape(listPath, itemPath)) {
+    // The spec gives one path two meanings (a website's list, a record by its id): one route, and
+    // what the id turned out to be decides (policy.ts resolves it as 'row-or-path').
+    const source: WebsiteSource = { from: 'row-or-path', param: resource.itemParam, table };
+    route.get(
+      itemPath,
+      { config: config('get', itemPath, source), schema: { ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },
+      (request, reply) => (request.website?.named === 'row' ? get(request, reply) : list(request)),
+    );
+  } else {
+    if (listPath) {
+      route.get(listPath, { config: config('list', listPath), schema: { ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, list);
+    }
+    route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, get);
+  }
+  route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, create);
+  if (singleton) {
+    // A singleton's PUT also makes its one record the first time (then without If-Match).
+    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse, 201: entityResponse } } }, async (request, reply) => {
+      const [existing] = await db.select({ id: column('id') }).from(table).where(itemWhere(request));
+      return existing ? update(request, reply) : create(request, reply);
+    });
+  } else {
+    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse } } }, update);
+  }
+  route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, remove);
 }

@@ -5,7 +5,7 @@ import { bearer, tokenFor } from '../../tests/support/auth';
 import { storeKinds } from '../../tests/support/store';
 import { seedUser, seedWebsite } from '../../tests/support/users';
 import type { RoleInfo } from '../contract/permissions';
-import type { Policy } from './policy';
+import type { Policy, WebsiteSource } from './policy';
 
 const none = { cms: false, seo: false, team: false, settings: false };
 const role = (name: string, permissions: Partial<RoleInfo['permissions']>, cmsPermissions: RoleInfo['cmsPermissions']) => ({
@@ -15,7 +15,7 @@ const role = (name: string, permissions: Partial<RoleInfo['permissions']>, cmsPe
 });
 
 /** One tiny route per policy; the website routes read the website from `:websiteId`, the last from `:id`. */
-const routes: [name: string, path: string, policy: Policy, websiteParam?: string][] = [
+const routes: [name: string, path: string, policy: Policy, website?: WebsiteSource][] = [
   ['authenticated', '/api/test/authenticated', 'authenticated'],
   ['admin', '/api/test/admin', 'admin'],
   ['owner', '/api/test/owner', 'owner'],
@@ -24,7 +24,7 @@ const routes: [name: string, path: string, policy: Policy, websiteParam?: string
   ['pages manage', '/api/test/sites/:websiteId/pages-manage', { website: 'pages', level: 'manage' }],
   ['cms', '/api/test/sites/:websiteId/cms', { website: 'cms' }],
   ['seo', '/api/test/sites/:websiteId/seo', { website: 'seo' }],
-  ['settings by :id', '/api/test/websites/:id/settings', { website: 'settings' }, 'id'],
+  ['settings by :id', '/api/test/websites/:id/settings', { website: 'settings' }, { from: 'path', param: 'id' }],
 ];
 
 const callers = ['anonymous', 'admin', 'owner', 'partner', 'stranger', 'editor', 'viewer', 'no cms', 'roleless', 'other team'] as const;
@@ -50,8 +50,8 @@ describe.each(storeKinds)('authorization matrix (%s)', (kind) => {
 
   beforeAll(async () => {
     test = await createTestApp({ kind });
-    for (const [, path, policy, websiteParam] of routes) {
-      test.app.get(path, { config: { policy, websiteParam } }, async () => ({ success: true, data: null }));
+    for (const [, path, policy, website] of routes) {
+      test.app.get(path, { config: { policy, website } }, async () => ({ success: true, data: null }));
     }
     await test.app.ready();
 
@@ -117,15 +117,18 @@ describe.each(storeKinds)('authorization matrix (%s)', (kind) => {
 });
 
 describe('policy declarations', () => {
-  it('refuses at start-up a website policy whose path lacks the website parameter', async () => {
+  it('refuses at start-up a website policy whose path lacks the website parameter, and a website route without one', async () => {
     const { app } = await createTestApp();
     try {
       expect(() => app.get('/api/test/pages/:id', { config: { policy: { website: 'pages', level: 'view' } } }, async () => ({}))).toThrow(
         /no :websiteId/,
       );
       expect(() =>
-        app.get('/api/test/:websiteId/pages', { config: { policy: { website: 'seo' }, websiteParam: 'siteId' } }, async () => ({})),
+        app.get('/api/test/:websiteId/pages', { config: { policy: { website: 'seo' }, website: { from: 'path', param: 'siteId' } } }, async () => ({})),
       ).toThrow(/no :siteId/);
+      expect(() => app.get('/api/test/:websiteId/open', { config: { policy: 'owner', website: { from: 'path', param: 'websiteId' } } }, async () => ({}))).toThrow(
+        /no website policy/,
+      );
     } finally {
       await app.close();
     }

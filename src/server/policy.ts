@@ -1,4 +1,5 @@
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, getTableColumns, or } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
 import { allows, isAdmin, type Policy, type Principal } from '../contract/permissions';
@@ -12,17 +13,34 @@ import { websites } from './store/schema';
 
 export type { Policy } from '../contract/permissions';
 
-/** The path parameter a website policy reads its website from, unless the route names another. */
-const DEFAULT_WEBSITE_PARAM = 'websiteId';
+/**
+ * Where a website policy finds its website (ADR 009), resolved once by the guard into
+ * `request.website`; the CRUD scope reads it from there, never from the raw parameter.
+ * - `path`: the parameter is the website's id (`/api/cms/pages/:websiteId`).
+ * - `row`: the parameter is the id of a row of `table`, whose `website_id` names it
+ *   (`/api/cms/contact-forms/form/:formId`).
+ * - `row-or-path`: the spec gives the path both meanings (`/api/cms/gastro-menus/:id`): a row of
+ *   `table` if there is one, else a website.
+ */
+export type WebsiteSource = { from: 'path'; param: string } | { from: 'row' | 'row-or-path'; param: string; table: PgTable };
+
+/** What the guard resolved: the website, and whether the parameter named it or a row of it. */
+export interface ResolvedWebsite {
+  id: string;
+  named: 'website' | 'row';
+}
+
+/** Without a source a website route reads `:websiteId`. */
+const DEFAULT_WEBSITE_SOURCE: WebsiteSource = { from: 'path', param: 'websiteId' };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     policy?: Policy;
-    /** The path parameter naming the website of a website policy (`id` for /api/websites/:id/…). */
-    websiteParam?: string;
+    website?: WebsiteSource;
   }
   interface FastifyRequest {
     auth: Authenticated | null;
+    website: ResolvedWebsite | null;
   }
 }
 
@@ -44,27 +62,50 @@ export function principal({ user, roleInfo }: Authenticated): Principal {
 }
 
 /** Whether the website exists and the caller has something to do with it: admin, its owner or partner, or its team. */
-async function reaches(db: Db, auth: Authenticated, websiteId: string | undefined): Promise<boolean> {
-  if (!isUuid(websiteId)) return false;
+async function reaches(db: Db, auth: Authenticated, websiteId: string): Promise<boolean> {
   const { user } = auth;
-  const id = websiteId.toLowerCase();
-  if (user.type === 'teammember') return user.websiteId === id;
+  if (user.type === 'teammember') return user.websiteId === websiteId;
   const related = isAdmin(principal(auth)) ? undefined : or(eq(websites.ownerId, user.id), eq(websites.partnerId, user.id));
-  const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, id), related));
+  const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, websiteId), related));
   return row !== undefined;
+}
+
+/** The website of a row, by its id: one lookup on the primary key. */
+async function websiteOfRow(db: Db, table: PgTable, id: string): Promise<string | null> {
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const [row] = await db
+    .select({ websiteId: columns.websiteId! })
+    .from(table)
+    .where(eq(columns.id!, id));
+  return (row?.websiteId as string | undefined) ?? null;
+}
+
+/** The website a website route names, by its source; null when the parameter names nothing. */
+async function resolveWebsite(db: Db, source: WebsiteSource, raw: string | undefined): Promise<ResolvedWebsite | null> {
+  if (!isUuid(raw)) return null;
+  const id = raw.toLowerCase();
+  if (source.from === 'path') return { id, named: 'website' };
+  const owner = await websiteOfRow(db, source.table, id);
+  if (owner) return { id: owner, named: 'row' };
+  return source.from === 'row-or-path' ? { id, named: 'website' } : null;
 }
 
 /**
  * docs/design.md §5 in one place: returns when `auth` may call a route with `policy`, throws 401, 403
- * or 404 otherwise. `websiteId` is the raw path parameter a website policy names. A website the
- * caller has nothing to do with answers 404 like an unknown one, so ids do not leak; only its
- * own team hears 403 when their role's level or flag is short.
+ * or 404 otherwise. A website policy first resolves the route's website; one the caller has nothing
+ * to do with answers 404 like an unknown one, so ids do not leak; only its own team hears 403 when
+ * their role's level or flag is short.
  */
-async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Policy, 'public'>, websiteId?: string): Promise<void> {
+async function authorize(request: FastifyRequest, db: Db, policy: Exclude<Policy, 'public'>, source: WebsiteSource): Promise<void> {
+  const auth = request.auth;
   if (!auth) throw new HttpError(401, messages.unauthenticated);
   // Owners' rows are narrowed to their own in the queries (crud.ts's 'owner' scope); a website
   // policy first needs the caller to reach that website at all.
-  if (typeof policy === 'object' && !(await reaches(db, auth, websiteId))) throw new HttpError(404, messages.notFound);
+  if (typeof policy === 'object') {
+    const website = await resolveWebsite(db, source, (request.params as Record<string, string | undefined>)[source.param]);
+    if (!website || !(await reaches(db, auth, website.id))) throw new HttpError(404, messages.notFound);
+    request.website = website;
+  }
   if (!allows(policy, principal(auth))) throw new HttpError(403, messages.forbidden);
 }
 
@@ -74,21 +115,24 @@ async function authorize(db: Db, auth: Authenticated | null, policy: Exclude<Pol
  */
 export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('website', null);
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
     if (!isApiPath(url)) return;
     const name = `${String(route.method)} ${url}`;
     const policy = route.config?.policy;
     if (!policy) throw new Error(`Route ${name} declares no policy`);
+    // A route that names a website but would let anyone past it is the hole ADR 009 closes.
+    if (route.config?.website && typeof policy !== 'object') throw new Error(`Route ${name} names a website but has no website policy`);
     if (policy === 'public') return;
-    const param = route.config?.websiteParam ?? DEFAULT_WEBSITE_PARAM;
-    if (typeof policy === 'object' && !url.split('/').includes(`:${param}`)) {
-      throw new Error(`Route ${name} has a website policy but no :${param} in its path`);
+    const source = route.config?.website ?? DEFAULT_WEBSITE_SOURCE;
+    if (typeof policy === 'object' && !url.split('/').includes(`:${source.param}`)) {
+      throw new Error(`Route ${name} has a website policy but no :${source.param} in its path`);
     }
     const guard: onRequestHookHandler = async (request) => {
       const token = bearer(request);
       request.auth = token ? await authenticate(store.db, token, clock()) : null;
-      await authorize(store.db, request.auth, policy, (request.params as Record<string, string | undefined>)[param]);
+      await authorize(request, store.db, policy, source);
     };
     route.onRequest = [guard, ...(route.onRequest ? [route.onRequest].flat() : [])];
   });

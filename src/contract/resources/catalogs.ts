@@ -19,6 +19,7 @@ export const categories = defineResource({
   label: { one: /*i18n*/ { id: 'resource.category', message: 'category' }, other: /*i18n*/ { id: 'resource.categories', message: 'categories' } },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/categories', item: '/api/categories/:id' },
   fields: named,
   filters: {},
@@ -35,6 +36,7 @@ export const subcategories = defineResource({
   },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/subcategories', item: '/api/subcategories/:id' },
   fields: { ...named, categoryId: z.uuid(required) },
   filters: { categoryId: z.uuid() },
@@ -42,6 +44,7 @@ export const subcategories = defineResource({
   sort: sortable,
   // A name is unique within its category (the table's index says so).
   unique: ['name'],
+  references: { categoryId: 'categories' },
 });
 
 export const types = defineResource({
@@ -49,6 +52,7 @@ export const types = defineResource({
   label: { one: /*i18n*/ { id: 'resource.type', message: 'website type' }, other: /*i18n*/ { id: 'resource.types', message: 'website types' } },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/types', item: '/api/types/:id' },
   fields: named,
   filters: {},
@@ -65,6 +69,7 @@ export const technologies = defineResource({
   },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/technologies', item: '/api/technologies/:id' },
   fields: named,
   filters: {},
@@ -81,6 +86,7 @@ export const hosting = defineResource({
   },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/hosting', item: '/api/hosting/:id' },
   fields: named,
   filters: {},
@@ -99,6 +105,7 @@ export const languages = defineResource({
   label: { one: /*i18n*/ { id: 'resource.language', message: 'language' }, other: /*i18n*/ { id: 'resource.languages', message: 'languages' } },
   scope: 'global',
   access,
+  title: 'name',
   paths: { list: '/api/languages', item: '/api/languages/:id' },
   fields: { name: Name, code: LanguageCode, content: z._default(LanguageContent, {}) },
   filters: {},

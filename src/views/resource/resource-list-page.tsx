@@ -65,7 +65,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const { resource, routes } = screen;
   const item = i18n._(resource.label.one);
   const items = i18n._(resource.label.other);
-  const canWrite = allows(resource.access.write, user);
+  const canWrite = allows(resource.access.update, user);
 
   // The form dialog's choices too, so opening it does not load the same lists again.
   const sources = useMemo(
