@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, jsonb, pgEnum, pgTable, text, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { RoleInfo } from '../../../contract/permissions';
 import { entityColumns } from './columns';
 
@@ -25,9 +25,12 @@ export const users = pgTable(
     lastName: text('last_name').notNull().default(''),
     /** A team member's one website and role; null for everyone else. */
     websiteId: uuid('website_id').references((): AnyPgColumn => websites.id, { onDelete: 'cascade' }),
-    teamRoleId: uuid('team_role_id').references((): AnyPgColumn => teamRoles.id, { onDelete: 'set null' }),
+    teamRoleId: uuid('team_role_id'),
   },
   (t) => [
+    // A member's role is one of their website's roles; deleting it leaves the member without one
+    // (the migration narrows SET NULL to team_role_id: the member keeps the website).
+    foreignKey({ name: 'users_team_role_fk', columns: [t.websiteId, t.teamRoleId], foreignColumns: [teamRoles.websiteId, teamRoles.id] }).onDelete('set null'),
     // Case-insensitive uniqueness: "Anna@x.de" and "anna@x.de" are one account.
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
@@ -56,12 +59,21 @@ export const websites = pgTable(
 /**
  * A website's team role: the cms/seo/team/settings flags and a level per CMS module.
  */
-export const teamRoles = pgTable('team_roles', {
-  ...entityColumns,
-  websiteId: uuid('website_id')
-    .notNull()
-    .references((): AnyPgColumn => websites.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  permissions: jsonb('permissions').$type<RoleInfo['permissions']>().notNull(),
-  cmsPermissions: jsonb('cms_permissions').$type<RoleInfo['cmsPermissions']>().notNull(),
-});
+export const teamRoles = pgTable(
+  'team_roles',
+  {
+    ...entityColumns,
+    websiteId: uuid('website_id')
+      .notNull()
+      .references((): AnyPgColumn => websites.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    permissions: jsonb('permissions').$type<RoleInfo['permissions']>().notNull(),
+    cmsPermissions: jsonb('cms_permissions').$type<RoleInfo['cmsPermissions']>().notNull(),
+  },
+  (t) => [
+    // What a member's role may point at: a role of the member's own website (users_team_role_fk).
+    unique('team_roles_website_key').on(t.websiteId, t.id),
+    // Spec §6 reads role "admin" as admin: no website may hand that name to its team.
+    check('team_roles_name_not_admin', sql`lower(btrim(${t.name})) <> 'admin'`),
+  ],
+);
