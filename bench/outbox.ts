@@ -63,7 +63,7 @@ export async function benchOutbox(mutations = 1000): Promise<OutboxBenchResult> 
 
     started = performance.now();
     for (let i = 0; i < mutations; i++) {
-      await send(categories.paths.list, { method: 'POST', body: { _id: uuidv7(), name: `Direct ${i}` }, headers: { 'Idempotency-Key': uuidv7() }, fallback: '' }, transport);
+      await send(categories.paths.list!, { method: 'POST', body: { _id: uuidv7(), name: `Direct ${i}` }, headers: { 'Idempotency-Key': uuidv7() }, fallback: '' }, transport);
     }
     const directMs = performance.now() - started;
 

@@ -1,6 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import { resourceMessages, type Resource } from '../contract/resource';
-import type { NewEntry } from '../db/outbox';
+import { fillPath, resourceMessages, type Resource } from '../contract/resource';
+import { entityKey, type NewEntry } from '../db/outbox';
 import type { Mutation } from '../db/resource-store';
 
 /* What a mutation sends, described without sending it: the page, the outbox and the service worker share this (no window, no session). */
@@ -27,9 +27,13 @@ export function queryString(query: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
-export function itemPath(resource: Pick<Resource, 'paths'>, id: string): string {
-  return resource.paths.item.replace(':id', encodeURIComponent(id));
+/** Where a record lives: the item path of an entry in its scope (inScope), with the record's id. */
+export function itemPath(resource: Pick<Resource, 'paths' | 'itemParam'>, id: string): string {
+  return fillPath(resource.paths.item, resource.itemParam ? { [resource.itemParam]: id } : {});
 }
+
+/** Where a new record is posted. */
+const createPath = (resource: Resource) => fillPath(resource.paths.create ?? resource.paths.list ?? resource.paths.item, {});
 
 /** One of a resource's spec §8 messages in the interface language ("Failed to update category"): a call's fallback too. */
 export function resourceText(resource: Resource, key: keyof ReturnType<typeof resourceMessages>): string {
@@ -43,12 +47,25 @@ export function describeMutation(resource: Resource, mutation: Mutation): Mutati
   const item = itemPath(resource, mutation.id);
   switch (mutation.kind) {
     case 'create':
-      return { method: 'POST', path: (resource.paths.create ?? resource.paths.list)!, itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null };
+      return { method: 'POST', path: createPath(resource), itemPath: item, body: { ...mutation.values, _id: mutation.id }, baseVersion: null };
     case 'update':
       return { method: 'PUT', path: item, itemPath: item, body: mutation.values, baseVersion: mutation.baseVersion };
     case 'delete':
       return { method: 'DELETE', path: item, itemPath: item, baseVersion: mutation.baseVersion };
   }
+}
+
+/**
+ * The records a change points at (its reference fields): their creates, if still unsent, must reach
+ * the server first, and a refused one fails this change too.
+ */
+function referencedKeys(resource: Resource, mutation: Mutation): string[] | undefined {
+  if (mutation.kind === 'delete') return undefined;
+  const keys = Object.entries(resource.references ?? {}).flatMap(([field, target]) => {
+    const value = mutation.values[field];
+    return typeof value === 'string' && value && target ? [entityKey(target, value)] : [];
+  });
+  return keys.length > 0 ? keys : undefined;
 }
 
 /** The outbox entry of a mutation: its request plus what the sync panel shows (`title`: the record's name). */
@@ -65,5 +82,7 @@ export function outboxEntry(resource: Resource, mutation: Mutation, title: strin
     baseVersion: request.baseVersion,
     label: { item: i18n._(resource.label.one), title },
     fallback: resourceText(resource, `${mutation.kind}Failed`),
+    dependsOn: referencedKeys(resource, mutation),
+    scope: resource.scopeKey,
   };
 }

@@ -170,14 +170,14 @@ describe('request', () => {
     expect(error.status).toBe(0);
   });
 
-  it('fails with the network message but keeps the status on a non-JSON answer', async () => {
+  it('fails with the network message and no status on a non-JSON answer: not our server answered', async () => {
     fetchMock.mockResolvedValue(
       new Response('<html><body>502 Bad Gateway</body></html>', { status: 502, headers: { 'Content-Type': 'text/html' } }),
     );
 
     const error = await failureOf(request('/api/websites'));
     expect(error.message).toBe('Network error or server unavailable');
-    expect(error.status).toBe(502);
+    expect(error.status).toBe(0);
   });
 
   it('treats a 200 without success: true as a failure', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import type { QueryOf, Resource } from '../contract/resource';
+import { fillPath, type QueryOf, type Resource } from '../contract/resource';
 import { itemPath, queryString, resourceText } from './mutations';
 import { ApiError, request, requestData } from './request';
 
@@ -15,7 +15,7 @@ export function resourceApi<R extends Resource>(resource: R) {
   return {
     async list(query: QueryOf<R>, signal?: AbortSignal) {
       const fallback = resourceText(resource, 'loadFailed');
-      const envelope = await request<unknown>(resource.paths.list + queryString(query as Record<string, unknown>), { signal, fallback });
+      const envelope = await request<unknown>(fillPath(resource.paths.list ?? resource.paths.item, {}) + queryString(query as Record<string, unknown>), { signal, fallback });
       const data = listData.safeParse(envelope.data);
       if (!data.success || !envelope.pagination) throw new ApiError(fallback, 200, envelope);
       return { entities: data.data, pagination: envelope.pagination };

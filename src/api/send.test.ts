@@ -44,6 +44,23 @@ describe('send', () => {
     expect([error.message, error.status]).toEqual([messages.networkError.message, 0]);
   });
 
+  it.each([
+    ['a captive portal’s login page', 200],
+    ['a proxy’s error page', 502],
+    ['a sign-in page in front of the API', 401],
+  ])('takes an answer that is not JSON (%s, %i) for no answer at all', async (_case, status) => {
+    const onUnauthorized = vi.fn();
+    const page = new Response('<!doctype html><title>Sign in</title>', { status, headers: { 'content-type': 'text/html' } });
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(page);
+
+    const error = (await send('/x', { method: 'PUT', body: {} }, worker(fetchImpl, { onUnauthorized })).catch((reason: unknown) => reason)) as ApiError;
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect([error.message, error.status]).toEqual([messages.networkError.message, 0]);
+    // Not our server: the session it holds is not in question.
+    expect(onUnauthorized).not.toHaveBeenCalled();
+  });
+
   it('tells the transport about a 401, and only about a 401', async () => {
     const onUnauthorized = vi.fn();
     const fetchImpl = vi.fn<typeof fetch>().mockResolvedValueOnce(json({ success: false, message: 'Forbidden' }, 403));

@@ -10,8 +10,9 @@ import { z } from 'zod/mini';
  */
 
 /**
- * A failed call (spec §8): the server's message or a fixed one, the HTTP status (0: no answer at all),
- * and as details the parsed body, or the underlying error when there was no usable body.
+ * A failed call (spec §8): the server's message or a fixed one, the HTTP status (0: no answer at all,
+ * or one that is not JSON), and as details the parsed body, or the underlying error when there was no
+ * usable body.
  */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -110,7 +111,7 @@ export async function send(path: string, options: SendOptions, transport: Transp
   const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed } = options;
   const hasBody = body !== undefined;
   const headers = buildHeaders(transport, hasBody, extra);
-  const networkError = (status: number, cause: unknown) => new ApiError(transport.translate(messages.networkError), status, cause);
+  const networkError = (cause: unknown) => new ApiError(transport.translate(messages.networkError), 0, cause);
 
   let response: Response;
   try {
@@ -122,17 +123,19 @@ export async function send(path: string, options: SendOptions, transport: Transp
     });
   } catch (error) {
     rethrowIfAborted(signal);
-    throw networkError(0, error);
+    throw networkError(error);
   }
-  if (response.status === 401) transport.onUnauthorized?.();
 
   let payload: unknown;
   try {
     payload = JSON.parse(await response.text());
   } catch (error) {
     rethrowIfAborted(signal);
-    throw networkError(response.status, error);
+    // Not JSON, whatever the status: not our API answering but something between it and us (a
+    // captive portal's login page, a proxy's error page), so as good as no answer at all (status 0).
+    throw networkError(error);
   }
+  if (response.status === 401) transport.onUnauthorized?.();
 
   if (response.ok && isRecord(payload) && payload.success === true) return { status: response.status, envelope: payload as Success<unknown> };
   throw failure(response.status, payload, typeof fallback === 'string' ? fallback : transport.translate(fallback));

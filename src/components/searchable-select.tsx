@@ -16,10 +16,12 @@ interface SearchableSelectProps {
   /** Controlled, so a panel can keep one dropdown open at a time (spec §2). */
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Told what is typed, for options that live on a server; they are still matched here as they arrive. */
+  onSearch?: (text: string) => void;
 }
 
 /** A dropdown whose options can be searched, with a clear button once a value is chosen. */
-export function SearchableSelect({ label, options, value, onChange, open, onOpenChange }: SearchableSelectProps) {
+export function SearchableSelect({ label, options, value, onChange, open, onOpenChange, onSearch }: SearchableSelectProps) {
   const { t } = useLingui();
   const [query, setQuery] = useState('');
   const id = useId();
@@ -27,10 +29,15 @@ export function SearchableSelect({ label, options, value, onChange, open, onOpen
   const needle = query.trim().toLowerCase();
   const shown = options.filter((option) => option.label.toLowerCase().includes(needle));
 
+  function type(text: string) {
+    setQuery(text);
+    onSearch?.(text);
+  }
+
   function choose(next: string | null) {
     onChange(next);
     onOpenChange(false);
-    setQuery('');
+    if (query) type('');
   }
 
   return (
@@ -67,7 +74,7 @@ export function SearchableSelect({ label, options, value, onChange, open, onOpen
               aria-label={t`Search ${label}`}
               placeholder={t`Search…`}
               value={query}
-              onChange={(event) => setQuery(event.target.value)}
+              onChange={(event) => type(event.target.value)}
             />
             {shown.length > 0 ? (
               <ul className={styles.options}>

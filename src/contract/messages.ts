@@ -93,4 +93,7 @@ export const messages = {
   tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
   /** Any rule a schema states without a message of its own. */
   invalidValue: /*i18n*/ { id: 'field.invalid', message: 'This value is not valid' },
+
+  // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
+  parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },
 } satisfies Record<string, MessageDescriptor>;

@@ -151,19 +151,24 @@ export function defineResource<
     ids: optionalQuery(z.pipe(z.string(), z.transform((text) => text.split(',').filter(Boolean)))),
     ...filterShape,
   });
-  const scopeParams = pathParams(config.paths.item).slice(0, -1);
+  const singleton = config.singleton === true;
+  // A singleton's path names only its website; any other item path ends in the record's id.
+  const itemParam = singleton ? null : pathParams(config.paths.item).at(-1)!;
+  const scopeParams = [...new Set(Object.values(config.paths).flatMap((path) => pathParams(path ?? '')))].filter((name) => name !== itemParam);
   return {
     ...config,
     /** Who may call each route (docs/design.md §5), derived from the scope. */
     access: accessOf(config),
     /** The owner columns of an owner-scoped resource; none otherwise. */
     owners,
-    /** The `:param`s besides the record's id that every path of this resource carries (`websiteId`). */
+    /** The `:param`s of its paths besides the record's id (`websiteId`): the client fills them in. */
     scopeParams,
+    /** Which scope this copy of the entry is filled in for (inScope); '' when none is. */
+    scopeKey: '',
     /** The path parameter that names the website, for a website-scoped resource. */
     websiteParam: config.scope === 'website' ? (config.websiteParam ?? 'websiteId') : null,
-    /** The path parameter that names the record. */
-    itemParam: pathParams(config.paths.item).at(-1)!,
+    /** The path parameter that names the record; none for a singleton. */
+    itemParam,
     /** What the server returns: the fields and computed fields, `_id`, `version` and the timestamps. */
     entity,
     /** A create may name its own UUID (docs/design.md §4), so an offline create can be edited before it syncs. */
@@ -189,6 +194,30 @@ export function fillPath(path: string, params: ScopeParams): string {
     if (value === undefined) throw new Error(`No value for :${name} in ${path}`);
     return encodeURIComponent(value);
   });
+}
+
+/**
+ * The entry on one scope (a website): its scope parameters filled in, so its paths lead there, and
+ * its `scopeKey` set, which keeps its cached pages and pending changes apart from other scopes'.
+ * Every client layer takes such a copy as it takes an unscoped entry.
+ */
+export function inScope<R extends Resource>(resource: R, params: ScopeParams): R {
+  if (resource.scopeParams.length === 0) return resource;
+  const values = resource.scopeParams.map((name) => {
+    const value = params[name];
+    if (!value) throw new Error(`No value for :${name} of ${resource.name}`);
+    return value;
+  });
+  const fill = (path: string | undefined) =>
+    path?.replace(/:(\w+)/g, (whole, name: string) => (resource.scopeParams.includes(name) ? encodeURIComponent(params[name]!) : whole));
+  const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create) };
+  return { ...resource, paths, scopeKey: values.join('/') };
+}
+
+/** How a person knows a record: its title field, else its id. */
+export function titleOf(resource: Pick<Resource, 'title'>, row: Record<string, unknown> | null | undefined): string {
+  const title = row?.[resource.title];
+  return typeof title === 'string' && title ? title : String(row?.id ?? row?._id ?? '');
 }
 
 /** The spec §8 messages of one resource, as descriptor + values, for client and server alike. */

@@ -59,6 +59,20 @@ describe('the database schema', () => {
     expect(await current.cache.where('fetchedAt').above(500).count()).toBe(1);
   });
 
+  it('upgrades a version 2 outbox: its entries keep everything but the attempts counted before back-off existed', async () => {
+    const v2 = open('upgrade-v2', 2);
+    const entry = { resource: 'categories', entityId: row._id, kind: 'update', method: 'PUT', path: '/p', itemPath: '/p', idempotencyKey: 'k-2', baseVersion: 2, status: 'pending', attempts: 7, createdAt: 2000, label: { item: 'category', title: '' }, fallback: '' };
+    await v2.table('outbox').add({ ...entry });
+    v2.close();
+
+    const current = open('upgrade-v2');
+    const [upgraded] = await current.outbox.toArray();
+    expect(upgraded).toEqual({ ...entry, seq: 1, attempts: 0 });
+    // The index the replay finds dependents with answers over old and new rows.
+    await current.outbox.add({ ...entry, idempotencyKey: 'k-3', dependsOn: ['categories:a'] } as never);
+    expect((await current.outbox.where('dependsOn').equals('categories:a').toArray()).map((e) => e.idempotencyKey)).toEqual(['k-3']);
+  });
+
   it('keeps counting sequence numbers where version 1 stopped', async () => {
     const v1 = open('upgrade-seq', 1);
     await v1.table('outbox').bulkAdd([{ resource: 'a' }, { resource: 'b' }]);

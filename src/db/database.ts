@@ -24,6 +24,8 @@ export interface CachedPage {
 
 export interface CachedRecord {
   resource: string;
+  /** The scope (a website) it was fetched or created in (contract/resource.ts inScope); none for global entries. */
+  scope?: string;
   id: string;
   row: WireRow;
   fetchedAt: number;
@@ -37,12 +39,15 @@ export interface CachedRecord {
 }
 
 export type OutboxStatus = 'pending' | 'conflict' | 'failed';
-export type MutationKind = 'create' | 'update' | 'delete';
+/** `reorder`: the new order of a parent's children (db/outbox.ts enqueueReorder). */
+export type MutationKind = 'create' | 'update' | 'delete' | 'reorder';
 
 export interface OutboxEntry {
   /** Auto-increment: the order mutations were made, and so the order they are replayed in, per entity. */
   seq?: number;
   resource: string;
+  /** The scope (a website) the change was made in: only that scope's lists show it. */
+  scope?: string;
   entityId: string;
   kind: MutationKind;
   method: string;
@@ -54,12 +59,23 @@ export interface OutboxEntry {
   /** The version the change was based on (If-Match); null for a create. */
   baseVersion: number | null;
   status: OutboxStatus;
-  /** conflict and failed: the server's message; failed: its field errors and status too. */
-  error?: { message: string; errors: FieldError[]; status: number };
+  /**
+   * conflict and failed: the server's message; failed: its field errors and status too. `reason`:
+   * the outbox failed it itself, and the page shows that message (contract/messages.ts) in its own
+   * language; `message` is its English text, since the worker that may write it has no catalog.
+   */
+  error?: { message: string; errors: FieldError[]; status: number; reason?: 'parentNotSaved' };
   /** conflict: the server's current row (wire form), null when it sent none. */
   current?: WireRow | null;
-  /** How often a replay sent it (answers that left it pending included). */
+  /**
+   * The entity keys (`<resource>:<entityId>`, outbox.ts entityKey) whose create must reach the
+   * server first: the entry waits while such a create is in the outbox, and fails when it fails.
+   */
+  dependsOn?: string[];
+  /** How many answers in a row said "try again later" (5xx, 408, 425, a key in flight); the MAX_ATTEMPTS-th fails it. */
   attempts: number;
+  /** After such an answer: not sent again before then (ms since epoch); the entity's later entries wait too. */
+  retryAt?: number;
   createdAt: number;
   /** For the sync panel, translated when the change was made: "category", "Drinks". */
   label: { item: string; title: string };
@@ -117,6 +133,21 @@ export const SCHEMA: readonly SchemaVersion[] = [
           entry.itemPath ??= entry.path;
           entry.label ??= { item: entry.resource ?? '', title: '' };
           entry.fallback ??= '';
+        }),
+  },
+  {
+    // Robust replay: a failed create finds the entries that wait for it (dependsOn), and `attempts`
+    // counts only the answers that said "try again later", so counts from before start again.
+    version: 3,
+    stores: {
+      outbox: '++seq, [resource+entityId], resource, status, *dependsOn',
+    },
+    upgrade: (tx) =>
+      tx
+        .table<OutboxEntry>('outbox')
+        .toCollection()
+        .modify((entry) => {
+          entry.attempts = 0;
         }),
   },
 ];

@@ -1,16 +1,16 @@
 // @vitest-environment node
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../tests/support/app';
 import { tokenFor } from '../../tests/support/auth';
 import { seedUser } from '../../tests/support/users';
 import { outboxEntry } from '../api/mutations';
 import { send, sourceText, type Transport } from '../api/send';
 import type { Resource } from '../contract/resource';
-import { categories } from '../contract/resources/catalogs';
+import { categories, subcategories } from '../contract/resources/catalogs';
 import { uuidv7 } from '../contract/uuid';
 import { clearLocalData, db } from './database';
-import { drain, enqueue, keepMine, type Send } from './outbox';
+import { BACKOFF_MS, drain, enqueue, entityKey, keepMine, MAX_ATTEMPTS, type Send } from './outbox';
 import type { Mutation } from './resource-store';
 
 /**
@@ -20,18 +20,20 @@ import type { Mutation } from './resource-store';
 let test: Awaited<ReturnType<typeof createTestApp>>;
 let transport: Transport;
 let serial = 0;
+/** Entities whose every request fails inside the server (its own 500 answer). */
+const poisoned = new Set<string>();
 
 const workerSend =
   (over: Partial<Transport> = {}): Send =>
   async (call) =>
     (await send(call.path, { method: call.method, body: call.body, headers: call.headers, fallback: call.fallback }, { ...transport, ...over })).envelope;
 
-function queue(resource: Resource, mutation: Mutation) {
-  return enqueue(outboxEntry(resource, mutation, ''));
+function queue(resource: Resource, mutation: Mutation, dependsOn?: string[]) {
+  return enqueue({ ...outboxEntry(resource, mutation, ''), dependsOn });
 }
 
-async function onServer(id: string) {
-  const response = await test.app.inject({ method: 'GET', url: `/api/categories/${id}`, headers: { authorization: `Bearer ${transport.token}` } });
+async function onServer(id: string, resource: Resource = categories) {
+  const response = await test.app.inject({ method: 'GET', url: `/api/${resource.name}/${id}`, headers: { authorization: `Bearer ${transport.token}` } });
   return response.statusCode === 200 ? (response.json().data as Record<string, unknown>) : null;
 }
 
@@ -51,6 +53,10 @@ const name = () => `Category ${++serial} ${Date.now()}`;
 beforeAll(async () => {
   test = await createTestApp();
   const admin = await seedUser(test.store, { type: 'admin', email: 'admin@example.test', username: 'admin', password: 'unused password' });
+  test.app.addHook('preHandler', async (request) => {
+    const id = request.url.split('/').at(-1)!;
+    if (poisoned.has(id)) throw new Error(`poisoned: ${id}`);
+  });
   await test.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = test.app.server.address() as AddressInfo;
   transport = { base: `http://127.0.0.1:${port}`, token: await tokenFor(test.store, admin.id), language: 'en', translate: sourceText };
@@ -60,6 +66,11 @@ afterAll(() => test.app.close());
 
 beforeEach(async () => {
   await clearLocalData();
+});
+
+afterEach(() => {
+  poisoned.clear();
+  vi.useRealTimers();
 });
 
 describe('the outbox against the server', () => {
@@ -139,5 +150,81 @@ describe('the outbox against the server', () => {
 
     expect(await drain(workerSend())).toMatchObject({ sent: 2 });
     expect(await onServer(id)).toBeNull();
+  });
+});
+
+/** What a hotel's Wi-Fi answers to anything before its terms are accepted. */
+const captivePortal: typeof fetch = async () =>
+  new Response('<!doctype html><title>Sign in to the hotel Wi-Fi</title>', { status: 200, headers: { 'content-type': 'text/html' } });
+
+describe('the outbox when things go wrong', () => {
+  it('an entity the server keeps failing backs off alone while another entity’s create reaches the server, and fails after MAX_ATTEMPTS answers', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const broken = uuidv7();
+    await queue(categories, { kind: 'create', id: broken, values: { name: name(), description: '' } });
+    await drain(workerSend());
+    poisoned.add(broken);
+    const seq = await queue(categories, { kind: 'update', id: broken, values: { description: 'Never' }, baseVersion: 1 });
+    const fine = uuidv7();
+    await queue(categories, { kind: 'create', id: fine, values: { name: name(), description: '' } });
+
+    expect(await drain(workerSend())).toMatchObject({ sent: 1, stopped: null, retryAt: Date.now() + BACKOFF_MS[0] });
+    expect(await onServer(fine)).toMatchObject({ _id: fine, version: 1 });
+    expect(await db.outbox.get(seq!)).toMatchObject({ status: 'pending', attempts: 1 });
+
+    for (const wait of BACKOFF_MS) {
+      vi.setSystemTime(Date.now() + wait);
+      await drain(workerSend());
+    }
+
+    const failed = await db.outbox.get(seq!);
+    expect(failed).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, error: { status: 500 } });
+    expect(failed?.error?.message).toBeTruthy();
+    poisoned.clear();
+    expect(await onServer(broken)).toMatchObject({ description: '', version: 1 });
+  });
+
+  it('a captive portal’s login page (200, text/html) is no answer: everything stays pending, nothing fails', async () => {
+    const id = uuidv7();
+    await queue(categories, { kind: 'create', id, values: { name: name(), description: '' } });
+    await queue(categories, { kind: 'update', id, values: { description: 'Later' }, baseVersion: 1 });
+
+    expect(await drain(workerSend({ fetch: captivePortal }))).toMatchObject({ sent: 0, stopped: 'offline' });
+
+    expect((await db.outbox.toArray()).map((entry) => [entry.status, entry.attempts, entry.error])).toEqual([
+      ['pending', 0, undefined],
+      ['pending', 0, undefined],
+    ]);
+    expect(await drain(workerSend())).toMatchObject({ sent: 2, stopped: null });
+    expect(await onServer(id)).toMatchObject({ description: 'Later', version: 2 });
+  });
+
+  it('a subcategory queued before its category’s create is sent after it', async () => {
+    const category = uuidv7();
+    const child = uuidv7();
+    await queue(subcategories, { kind: 'create', id: child, values: { name: name(), description: '', categoryId: category } }, [entityKey('categories', category)]);
+    await queue(categories, { kind: 'create', id: category, values: { name: name(), description: '' } });
+
+    expect(await drain(workerSend())).toMatchObject({ sent: 2, stopped: null });
+    expect(await onServer(child, subcategories)).toMatchObject({ categoryId: category });
+  });
+
+  it('a subcategory whose category the server refuses fails with it, never sent', async () => {
+    const taken = name();
+    await queue(categories, { kind: 'create', id: uuidv7(), values: { name: taken, description: '' } });
+    await drain(workerSend());
+    const category = uuidv7();
+    const child = uuidv7();
+    await queue(categories, { kind: 'create', id: category, values: { name: taken, description: '' } });
+    const seq = await queue(subcategories, { kind: 'create', id: child, values: { name: name(), description: '', categoryId: category } }, [entityKey('categories', category)]);
+
+    await drain(workerSend());
+
+    expect((await db.outbox.toArray()).map((entry) => [entry.resource, entry.status, entry.error?.status])).toEqual([
+      ['categories', 'failed', 400],
+      ['subcategories', 'failed', 424],
+    ]);
+    expect((await db.outbox.get(seq!))?.error?.reason).toBe('parentNotSaved');
+    expect(await onServer(child, subcategories)).toBeNull();
   });
 });

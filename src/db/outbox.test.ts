@@ -2,10 +2,26 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ValidationError } from '../api/send';
 import type { Success } from '../contract/envelope';
 import { clearLocalData, db, SitekeeperDatabase, type OutboxEntry, type WireRow } from './database';
-import { discard, drain, enqueue, keepMine, rememberServerRow, retry, takeTheirs, type NewEntry, type OutboxRequest } from './outbox';
+import {
+  BACKOFF_MS,
+  discard,
+  drain,
+  enqueue,
+  enqueueReorder,
+  entityKey,
+  keepMine,
+  MAX_ATTEMPTS,
+  rememberServerRow,
+  retry,
+  takeTheirs,
+  type NewEntry,
+  type OutboxRequest,
+} from './outbox';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
 const B = '0190d6b0-0000-7000-8000-00000000000b';
+const C = '0190d6b0-0000-7000-8000-00000000000c';
+const D = '0190d6b0-0000-7000-8000-00000000000d';
 
 function row(id: string, version: number, fields: Record<string, unknown> = {}): WireRow {
   const at = '2024-05-01T10:00:00.000Z';
@@ -73,7 +89,11 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
+
+/** Date.now() stands still until a test moves it (vi.setSystemTime); IndexedDB's own timers run. */
+const freezeTime = () => vi.useFakeTimers({ toFake: ['Date'] });
 
 describe('enqueue', () => {
   it('resolves once the entry is committed: another connection reads it', async () => {
@@ -256,26 +276,43 @@ describe('drain', () => {
   });
 
   it.each([
-    ['no answer', offline],
-    ['a 503', status(503)],
-    ['a 429', status(429)],
-    ['a 409 for a key still in flight', status(409)],
-  ])('on %s keeps the entry pending and stops until the next try', async (_case, answer) => {
+    ['no answer', offline, 'offline'],
+    ['a 429', status(429), 'unavailable'],
+  ])('on %s keeps the entry pending, counts no attempt and stops until the next try', async (_case, answer, stopped) => {
     await enqueue(update(A, 1, { name: 'x' }));
     await enqueue(update(B, 1, { name: 'y' }));
     const { send, calls } = scriptedServer(answer);
 
     const result = await drain(send);
 
-    expect(result.stopped).toBe(answer === offline ? 'offline' : 'unavailable');
+    expect(result).toMatchObject({ stopped, retryAt: null });
     expect(calls).toHaveLength(1);
-    expect((await entries()).map((entry) => [entry.status, entry.attempts])).toEqual([
-      ['pending', 1],
-      ['pending', 0],
+    expect((await entries()).map((entry) => [entry.status, entry.attempts, entry.retryAt])).toEqual([
+      ['pending', 0, undefined],
+      ['pending', 0, undefined],
     ]);
 
     await drain(send);
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it.each([
+    ['a 503', status(503)],
+    ['a 408', status(408)],
+    ['a 409 for a key still in flight', status(409)],
+  ])('on %s backs off that entity only, and goes on with the others', async (_case, answer) => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    const { send, calls } = scriptedServer(answer);
+
+    const before = Date.now();
+    const result = await drain(send);
+
+    expect(calls.map((call) => call.path)).toEqual([`/api/categories/${A}`, `/api/categories/${B}`]);
+    const held = await only();
+    expect(held).toMatchObject({ entityId: A, status: 'pending', attempts: 1 });
+    expect(held.retryAt).toBeGreaterThanOrEqual(before + BACKOFF_MS[0]);
+    expect(result).toMatchObject({ sent: 1, stopped: null, retryAt: held.retryAt });
   });
 
   it('on a 401 stops and keeps everything (the session is over)', async () => {
@@ -392,5 +429,196 @@ describe('versions this device wrote itself', () => {
 
     await enqueue(update(A, 1, { description: 'Second' }));
     expect((await only()).baseVersion).toBe(1);
+  });
+});
+
+describe('an entity the server keeps failing', () => {
+  const serverError = 'Something went wrong on the server. Please try again.';
+  /** A 500 for every call to one entity, the echo for the others. */
+  const poisoned = (id: string) => {
+    const answer: Answer = (call) => (call.path.endsWith(id) ? status(500, serverError)(call) : echo(call));
+    return scriptedServer(...Array.from({ length: 20 }, () => answer));
+  };
+
+  it('waits out its back-off on its own while another entity’s create is sent, and fails after MAX_ATTEMPTS answers', async () => {
+    freezeTime();
+    const seq = await enqueue(update(A, 1, { name: 'Poisoned' }));
+    await enqueue(update(A, 1, { description: 'Behind it' }));
+    await enqueue(create(B, { name: 'Fine' }));
+    const { send, calls } = poisoned(A);
+    const sentToA = () => calls.filter((call) => call.path.endsWith(A)).length;
+
+    expect(await drain(send)).toEqual({ startedAt: Date.now(), sent: 1, stopped: null, retryAt: Date.now() + BACKOFF_MS[0] });
+    expect(await record(B)).toMatchObject({ name: 'Fine', version: 1 });
+    expect(sentToA()).toBe(1);
+
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      // Not a moment before its wait is over.
+      vi.setSystemTime(Date.now() + BACKOFF_MS[attempt - 1]! - 1);
+      await drain(send);
+      expect(sentToA()).toBe(attempt);
+      expect(await db.outbox.get(seq!)).toMatchObject({ status: 'pending', attempts: attempt });
+      vi.setSystemTime(Date.now() + 1);
+      await drain(send);
+      expect(sentToA()).toBe(attempt + 1);
+    }
+
+    const [poisonedEntry, behind] = await entries();
+    expect(poisonedEntry).toMatchObject({ seq, status: 'failed', attempts: MAX_ATTEMPTS, error: { message: serverError, errors: [], status: 500 } });
+    expect(behind).toMatchObject({ status: 'pending', body: { description: 'Behind it' } });
+    // Failed, it waits for the person, however long.
+    vi.setSystemTime(Date.now() + 24 * 60 * 60_000);
+    expect(await drain(send)).toMatchObject({ sent: 0, retryAt: null });
+    expect(sentToA()).toBe(MAX_ATTEMPTS);
+
+    // Retried, it has all its tries again.
+    await retry(seq!);
+    const retried = await db.outbox.get(seq!);
+    expect(retried).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(retried?.retryAt).toBeUndefined();
+  });
+});
+
+/** A subcategory's create, which needs its category's first. */
+function subcategory(id: string, categoryId: string): NewEntry {
+  const itemPath = `/api/subcategories/${id}`;
+  const body = { name: 'Child', categoryId, _id: id };
+  const dependsOn = [entityKey('categories', categoryId)];
+  return { resource: 'subcategories', entityId: id, kind: 'create', method: 'POST', path: '/api/subcategories', itemPath, body, baseVersion: null, label, fallback: '', dependsOn };
+}
+
+const statuses = async () => (await entries()).map((entry) => [entry.entityId, entry.status]);
+const pageIds = async (key: string) => (await db.cache.get(key))?.ids;
+const position = async (id: string) => (await db.records.get(['subcategories', id]))?.row.position;
+
+describe('an entry that depends on another entity’s create', () => {
+  it('is sent after that create, even when it was queued first', async () => {
+    await enqueue(subcategory(C, A));
+    await enqueue(create(A, { name: 'Parent' }));
+    const { send, calls } = scriptedServer();
+
+    expect(await drain(send)).toMatchObject({ sent: 2, stopped: null });
+    expect(calls.map((call) => call.path)).toEqual(['/api/categories', '/api/subcategories']);
+  });
+
+  it('waits while that create backs off, and fails with it when the server refuses it, never sent', async () => {
+    freezeTime();
+    await enqueue(create(A, { name: 'Taken' }));
+    await enqueue(subcategory(C, A));
+    await enqueue(update(B, 1, { name: 'Unrelated' }));
+    const { send, calls } = scriptedServer(status(503), echo, status(400, 'Some fields are not valid'));
+
+    await drain(send);
+    expect(calls.map((call) => call.path)).toEqual(['/api/categories', `/api/categories/${B}`]);
+    expect(await statuses()).toEqual([
+      [A, 'pending'],
+      [C, 'pending'],
+    ]);
+
+    vi.setSystemTime(Date.now() + BACKOFF_MS[0]);
+    await drain(send);
+
+    expect(calls.map((call) => call.path)).toEqual(['/api/categories', `/api/categories/${B}`, '/api/categories']);
+    const [parent, child] = await entries();
+    expect(parent).toMatchObject({ status: 'failed', error: { message: 'Some fields are not valid', status: 400 } });
+    expect(child).toMatchObject({
+      status: 'failed',
+      error: { message: 'Not sent: the item it depends on could not be saved.', errors: [], status: 424, reason: 'parentNotSaved' },
+    });
+  });
+
+  it('queued after that create failed, fails at the next drain, never sent', async () => {
+    await enqueue(create(A, { name: 'Taken' }));
+    const { send, calls } = scriptedServer(status(400));
+    await drain(send);
+
+    await enqueue(subcategory(C, A));
+    await drain(send);
+
+    expect(calls).toHaveLength(1);
+    expect(await statuses()).toEqual([
+      [A, 'failed'],
+      [C, 'failed'],
+    ]);
+  });
+
+  it.each([
+    ['retried', (seq: number) => retry(seq)],
+    ['fixed', () => enqueue(update(A, 1, { name: 'Free' }))],
+  ])('waits for that create again once it is %s, and so do the entries that waited for it', async (_case, fix) => {
+    const seq = await enqueue(create(A, { name: 'Taken' }));
+    await enqueue(subcategory(C, A));
+    await enqueue({ ...create(D), dependsOn: [entityKey('subcategories', C)] });
+    const { send, calls } = scriptedServer(status(400));
+    await drain(send);
+    expect((await entries()).map((entry) => entry.status)).toEqual(['failed', 'failed', 'failed']);
+
+    await fix(seq!);
+    expect((await entries()).map((entry) => [entry.status, entry.error])).toEqual([
+      ['pending', undefined],
+      ['pending', undefined],
+      ['pending', undefined],
+    ]);
+    await drain(send);
+
+    expect(calls.map((call) => call.body?._id)).toEqual([A, A, C, D]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+});
+
+describe('reorder', () => {
+  const [S1, S2, S3, X] = ['1', '2', '3', '4'].map((n) => `0190d6b0-0000-7000-8000-00000000010${n}`) as [string, string, string, string];
+  const path = `/api/categories/${A}/subcategories/order`;
+  const inOrder = 'subcategories?categoryId=a';
+  const byName = 'subcategories?sortBy=name';
+
+  function reorder(ids: string[], parentId = A) {
+    return enqueueReorder({ resource: 'subcategories', parentId, ids, path, field: 'items', label: { item: 'subcategories', title: '' }, fallback: 'Failed to reorder' });
+  }
+
+  beforeEach(async () => {
+    for (const id of [S1, S2, S3, X]) await db.records.put({ resource: 'subcategories', id, row: row(id, 1), fetchedAt: 1 });
+    const pagination = { currentPage: 1, totalPages: 1, totalItems: 4, itemsPerPage: 10 };
+    await db.cache.bulkPut([
+      { key: inOrder, resource: 'subcategories', query: { categoryId: A }, ids: [S1, S2, X, S3], pagination, fetchedAt: 1 },
+      { key: byName, resource: 'subcategories', query: { sortBy: 'name' }, ids: [S2, X, S3, S1], pagination, fetchedAt: 1 },
+    ]);
+  });
+
+  it('writes the new order into the cached children at once: their position, and the pages in their default order', async () => {
+    await reorder([S3, S1, S2]);
+
+    expect(await pageIds(inOrder)).toEqual([S3, S1, X, S2]);
+    expect(await pageIds(byName)).toEqual([S2, X, S3, S1]);
+    expect(await Promise.all([S3, S1, S2, X].map(position))).toEqual([0, 1, 2, undefined]);
+  });
+
+  it('a newer order of the same parent replaces the one not sent yet; it is sent once, as the caller described it', async () => {
+    await reorder([S3, S1, S2]);
+    await reorder([S2, S3, S1]);
+    await reorder([C, D], B);
+
+    const [mine, other] = await entries();
+    expect(other).toMatchObject({ entityId: `order:${B}` });
+    expect(mine).toMatchObject({ kind: 'reorder', resource: 'subcategories', entityId: `order:${A}`, status: 'pending', body: { items: [S2, S3, S1] } });
+    expect(await pageIds(inOrder)).toEqual([S2, S3, X, S1]);
+
+    const { send, calls } = scriptedServer(() => ({ success: true, data: null }));
+    await drain(send);
+
+    expect(calls[0]).toMatchObject({ method: 'PUT', path, body: { items: [S2, S3, S1] } });
+    expect(calls[0]!.headers['If-Match']).toBeUndefined();
+    expect(calls[0]!.headers['Idempotency-Key']).toBe(mine!.idempotencyKey);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await position(S2)).toBe(0);
+  });
+
+  it('waits for the creates of the children it names', async () => {
+    await reorder([C, S1]);
+    await enqueue({ ...create(C), resource: 'subcategories', path: '/api/subcategories' });
+    const { send, calls } = scriptedServer();
+
+    await drain(send);
+    expect(calls.map((call) => call.method)).toEqual(['POST', 'PUT']);
   });
 });

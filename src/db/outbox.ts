@@ -1,15 +1,39 @@
 import type { FieldError, Success } from '../contract/envelope';
+import { messages } from '../contract/messages';
 import { uuidv7 } from '../contract/uuid';
-import { ApiError, ifMatch, ValidationError } from '../api/send';
-import { db, type OutboxEntry, type WireRow } from './database';
+import { ApiError, ifMatch, sourceText, ValidationError } from '../api/send';
+import { db, type MutationKind, type OutboxEntry, type OutboxStatus, type WireRow } from './database';
 
 /**
  * The outbox (DESIGN §6), shared by the page and the service worker: every mutation is stored here
  * before anything is sent, and replayed in order per entity by whichever of the two drains first.
  */
 
-/** A mutation as described by api/resource.ts, with what the sync panel and the replay need besides. */
-export type NewEntry = Pick<OutboxEntry, 'resource' | 'entityId' | 'kind' | 'method' | 'path' | 'itemPath' | 'body' | 'baseVersion' | 'label' | 'fallback'>;
+/**
+ * After the n-th answer that says "try again later" (5xx, 408, 425, a key still in flight), the
+ * entity waits BACKOFF_MS[n - 1] before its entry is sent again: about 1 h 12 min in all, enough
+ * for a deploy or a database restart. The answer after the last wait fails the entry.
+ */
+export const BACKOFF_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000] as const;
+export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
+
+/** How `dependsOn` names an entity, and how the replay tells one entity's entries from another's. */
+export function entityKey(resource: string, entityId: string): string {
+  return `${resource}:${entityId}`;
+}
+
+const keyOf = (entry: Pick<OutboxEntry, 'resource' | 'entityId'>) => entityKey(entry.resource, entry.entityId);
+
+type Described = Pick<
+  OutboxEntry,
+  'resource' | 'entityId' | 'kind' | 'method' | 'path' | 'itemPath' | 'body' | 'baseVersion' | 'label' | 'fallback' | 'dependsOn' | 'scope'
+>;
+
+/**
+ * A create, update or delete as described by api/mutations.ts, with what the sync panel and the
+ * replay need besides (reorders: enqueueReorder).
+ */
+export type NewEntry = Described & { kind: Exclude<MutationKind, 'reorder'> };
 
 /** One call of a replay, as a Send function receives it. */
 export interface OutboxRequest {
@@ -25,8 +49,9 @@ export type Send = (request: OutboxRequest) => Promise<Success<unknown>>;
 
 /**
  * Why a drain ended early; every reason leaves the entry pending for the next try.
- * offline: no answer; unavailable: 5xx, 408, 429, or a 409 for a key still in flight;
- * unauthorized: 401, the session is over.
+ * offline: no answer, or one that is not JSON (not our server: a captive portal, a proxy);
+ * unavailable: 429, the server wants this device to slow down; unauthorized: 401, the session is over.
+ * Any other answer concerns its entity only, and the drain goes on with the others.
  */
 export type StopReason = 'offline' | 'unavailable' | 'unauthorized';
 
@@ -36,6 +61,8 @@ export interface DrainResult {
   /** Calls answered 2xx. */
   sent: number;
   stopped: StopReason | null;
+  /** Not stopped, but an entity waits out its back-off: when the first one is due (ms since epoch). */
+  retryAt: number | null;
 }
 
 const LOCK_NAME = 'sitekeeper-outbox';
@@ -66,27 +93,49 @@ function isWireRow(value: unknown, id?: string): value is WireRow {
   return typeof row._id === 'string' && typeof row.version === 'number' && (id === undefined || row._id === id);
 }
 
-function describe(entry: OutboxEntry | NewEntry): NewEntry {
-  const { resource, entityId, kind, method, path, itemPath, body, baseVersion, label, fallback } = entry;
-  return { resource, entityId, kind, method, path, itemPath, body, baseVersion, label, fallback };
+function describe(entry: Described): Described {
+  const { resource, entityId, kind, method, path, itemPath, body, baseVersion, label, fallback, dependsOn, scope } = entry;
+  return { resource, entityId, kind, method, path, itemPath, body, baseVersion, label, fallback, dependsOn, scope };
 }
 
 /** The operations of one entity collapsed into one, in order: what a fix after a refusal replaces them with. */
-function fold(entries: readonly (OutboxEntry | NewEntry)[]): NewEntry | null {
-  let result: NewEntry | null = null;
+function fold(entries: readonly Described[]): Described | null {
+  let result: Described | null = null;
   for (const entry of entries.map(describe)) {
     if (result === null || entry.kind === 'create') result = entry;
     // Deleting what the server never had: nothing to send at all.
     else if (entry.kind === 'delete') result = result.kind === 'create' ? null : entry;
     else if (result.kind === 'delete') result = entry;
     else {
-      const previous: NewEntry = result;
+      const previous: Described = result;
       const baseVersion: number | null = previous.kind === 'create' ? null : entry.baseVersion;
-      result = { ...previous, body: { ...previous.body, ...entry.body }, baseVersion, label: entry.label };
+      const dependsOn = [...new Set([...(previous.dependsOn ?? []), ...(entry.dependsOn ?? [])])];
+      result = { ...previous, body: { ...previous.body, ...entry.body }, baseVersion, label: entry.label, dependsOn };
     }
     if (result === null) return null;
   }
   return result;
+}
+
+/** What every new entry starts with. */
+const fresh = () => ({ idempotencyKey: uuidv7(), status: 'pending' as const, attempts: 0, createdAt: Date.now() });
+
+/**
+ * An entity's create is pending again (retried, or fixed by a new change): the entries that failed
+ * only because it had failed wait for it again, and so do the ones that waited for those.
+ */
+async function reviveDependents(entry: Pick<OutboxEntry, 'resource' | 'entityId'>): Promise<void> {
+  let keys = [keyOf(entry)];
+  while (keys.length > 0) {
+    const revived = await db.outbox
+      .where('dependsOn')
+      .anyOf(keys)
+      .distinct()
+      .filter((dependent) => dependent.status === 'failed' && dependent.error?.reason === 'parentNotSaved')
+      .toArray();
+    await db.outbox.bulkUpdate(revived.map((dependent) => ({ key: dependent.seq!, changes: { status: 'pending' as const, error: undefined } })));
+    keys = revived.filter((dependent) => dependent.kind === 'create').map(keyOf);
+  }
 }
 
 /**
@@ -107,7 +156,6 @@ export async function enqueue(mutation: NewEntry): Promise<number | null> {
       if (record?.ownFrom !== undefined && baseVersion >= record.ownFrom && baseVersion < record.row.version) baseVersion = record.row.version;
     }
     const incoming: NewEntry = { ...mutation, baseVersion };
-    const fresh = { idempotencyKey: uuidv7(), status: 'pending' as const, attempts: 0, createdAt: Date.now() };
 
     const existing = await entityEntries(mutation.resource, mutation.entityId);
     const head = existing[0];
@@ -118,24 +166,127 @@ export async function enqueue(mutation: NewEntry): Promise<number | null> {
       const merged = fold([...kept, incoming]);
       await db.outbox.bulkDelete(existing.map((entry) => entry.seq!));
       if (!merged) return null;
-      await db.outbox.add({ ...merged, ...fresh, seq: head.seq });
+      await db.outbox.add({ ...merged, ...fresh(), seq: head.seq });
+      if (merged.kind === 'create') await reviveDependents(merged);
       return head.seq;
     }
-    return (await db.outbox.add({ ...incoming, ...fresh })) as number;
+    return (await db.outbox.add({ ...incoming, ...fresh() })) as number;
   });
 }
 
-/** The next entry to send: the oldest one that is first of its entity and pending. */
-async function nextSendable(): Promise<OutboxEntry | null> {
-  const heads = new Set<string>();
-  let found: OutboxEntry | null = null;
-  await db.outbox.orderBy('seq').until(() => found !== null).each((entry) => {
-    const entity = `${entry.resource}\u0000${entry.entityId}`;
-    if (heads.has(entity)) return;
-    heads.add(entity);
-    if (entry.status === 'pending') found = entry;
+/** A parent's children in a new order, sent as `{ [field]: ids }` by PUT to `path`. */
+export interface NewReorder {
+  /** The children's resource. */
+  resource: string;
+  parentId: string;
+  /** The children's ids in their new order. */
+  ids: readonly string[];
+  path: string;
+  /** The body field the server reads the ids from (spec §7: `items`, `categories`). */
+  field: string;
+  label: OutboxEntry['label'];
+  fallback: string;
+  /** Creates to wait for besides the children's own (the parent's, say). */
+  dependsOn?: readonly string[];
+}
+
+/**
+ * Stores a reorder durably (entity key `<resource>:order:<parentId>`), and writes the new order
+ * into the cached children at once so that lists show it offline: each cached row gets `position`
+ * (its index in `ids`; the rows have no order field of their own), and every cached list page of
+ * the resource in its default order (no sortBy or sortOrder in its query) holds these children in
+ * the new order, in the places they held. A parent has one reorder waiting at most: a newer one
+ * replaces the one not sent yet (or refused). It waits for the creates of the children it names.
+ */
+export async function enqueueReorder(reorder: NewReorder): Promise<number> {
+  const { resource, parentId, ids, path, field, label, fallback } = reorder;
+  const entityId = `order:${parentId}`;
+  const dependsOn = [...new Set([...(reorder.dependsOn ?? []), ...ids.map((id) => entityKey(resource, id))])];
+  return db.transaction('rw', [db.outbox, db.records, db.cache], async () => {
+    await byEntity(resource, entityId).delete();
+    await writeOrder(resource, ids);
+    const entry: OutboxEntry = {
+      resource,
+      entityId,
+      kind: 'reorder',
+      method: 'PUT',
+      path,
+      itemPath: path,
+      body: { [field]: [...ids] },
+      baseVersion: null,
+      label,
+      fallback,
+      dependsOn,
+      ...fresh(),
+    };
+    return (await db.outbox.add(entry)) as number;
   });
-  return found;
+}
+
+/** The children's new order in the cached rows and list pages (enqueueReorder). */
+async function writeOrder(resource: string, ids: readonly string[]): Promise<void> {
+  const position = new Map(ids.map((id, index) => [id, index]));
+  const records = await db.records.bulkGet(ids.map((id): [string, string] => [resource, id]));
+  await db.records.bulkPut(records.flatMap((record) => (record ? [{ ...record, row: { ...record.row, position: position.get(record.id)! } }] : [])));
+  await db.cache
+    .where('resource')
+    .equals(resource)
+    .modify((page) => {
+      // A page sorted by a field shows that field's order, not the children's.
+      if (page.query.sortBy !== undefined || page.query.sortOrder !== undefined) return;
+      const moved = page.ids.filter((id) => position.has(id)).toSorted((a, b) => position.get(a)! - position.get(b)!);
+      let next = 0;
+      page.ids = page.ids.map((id) => (position.has(id) ? moved[next++]! : id));
+    });
+}
+
+/** What a replay does next, read from the whole outbox (small by nature, ADR 007). */
+interface Plan {
+  /** The oldest entry that is first of its entity, pending, not backing off, and waits for no create. */
+  next: OutboxEntry | null;
+  /** Pending entries first of their entity that wait for a create that failed: they fail with it. */
+  orphans: OutboxEntry[];
+  /** When the first entity that backs off is due again. */
+  retryAt: number | null;
+}
+
+function plan(entries: readonly OutboxEntry[], now: number): Plan {
+  // Each entity's create still in the outbox, which its dependents wait for.
+  const creates = new Map<string, OutboxStatus>();
+  for (const entry of entries) {
+    if (entry.kind === 'create' && !creates.has(keyOf(entry))) creates.set(keyOf(entry), entry.status);
+  }
+  const heads = new Set<string>();
+  const result: Plan = { next: null, orphans: [], retryAt: null };
+  for (const entry of entries) {
+    const key = keyOf(entry);
+    if (heads.has(key)) continue;
+    heads.add(key);
+    if (entry.status !== 'pending') continue;
+    const needs = (entry.dependsOn ?? []).map((dependency) => creates.get(dependency));
+    if (needs.includes('failed')) {
+      result.orphans.push(entry);
+      // Its own dependents fail with it in this pass too.
+      if (entry.kind === 'create') creates.set(key, 'failed');
+    } else if (needs.some((status) => status !== undefined)) {
+      continue;
+    } else if (entry.retryAt !== undefined && entry.retryAt > now) {
+      result.retryAt = Math.min(result.retryAt ?? entry.retryAt, entry.retryAt);
+    } else {
+      result.next ??= entry;
+    }
+  }
+  return result;
+}
+
+/** Fails entries whose parent's create failed: nothing was sent, so the reason is the outbox's own. */
+async function failOrphans(orphans: readonly OutboxEntry[]): Promise<void> {
+  const error = { message: sourceText(messages.parentNotSaved), errors: [], status: 424, reason: 'parentNotSaved' as const };
+  await db.outbox
+    .where('seq')
+    .anyOf(orphans.map((entry) => entry.seq!))
+    .filter((entry) => entry.status === 'pending')
+    .modify({ status: 'failed', error });
 }
 
 function toRequest(entry: OutboxEntry): OutboxRequest {
@@ -157,7 +308,12 @@ async function forgetInPages(resource: string, id: string): Promise<void> {
 }
 
 /** Writes what the server now holds for an entity (null: it is gone). */
-async function writeServerRow(resource: string, id: string, row: WireRow | null, own?: { from: number | null; created: boolean }): Promise<void> {
+async function writeServerRow(
+  resource: string,
+  id: string,
+  row: WireRow | null,
+  own?: { from: number | null; created: boolean; scope?: string },
+): Promise<void> {
   if (!row) {
     await db.records.delete([resource, id]);
     await forgetInPages(resource, id);
@@ -172,6 +328,8 @@ async function writeServerRow(resource: string, id: string, row: WireRow | null,
   }
   await db.records.put({
     resource,
+    // The scope a list page must be of to show it as created here (store.ts readPage).
+    scope: own?.scope ?? previous?.scope,
     id,
     row,
     fetchedAt: Date.now(),
@@ -196,12 +354,13 @@ async function settle(entry: OutboxEntry, data: unknown): Promise<void> {
     if (entry.kind === 'delete') {
       await writeServerRow(entry.resource, entry.entityId, null);
     } else if (isWireRow(data, entry.entityId)) {
-      await writeServerRow(entry.resource, entry.entityId, data, { from: entry.baseVersion, created: entry.kind === 'create' });
+      await writeServerRow(entry.resource, entry.entityId, data, { from: entry.baseVersion, created: entry.kind === 'create', scope: entry.scope });
       await byEntity(entry.resource, entry.entityId)
         .filter((later) => later.seq! > entry.seq! && later.baseVersion !== null)
         .modify({ baseVersion: data.version });
-    } else {
-      // An answer without the row: forget the stale copy, the next read fetches it.
+    } else if (entry.kind !== 'reorder') {
+      // An answer without the row: forget the stale copy, the next read fetches it. (A reorder's
+      // order is in the cache since it was made.)
       await db.records.delete([entry.resource, entry.entityId]);
     }
     await db.meta.put({ key: 'lastSync', at: Date.now() });
@@ -214,56 +373,67 @@ function fieldErrors(error: ApiError): FieldError[] {
   return Array.isArray(errors) ? (errors as FieldError[]).filter((e) => typeof e?.path === 'string' && typeof e.message === 'string') : [];
 }
 
-type Verdict = { stop: StopReason } | { conflict: WireRow } | { failed: true } | { done: true };
+type Held = { later: true } | { conflict: WireRow } | { failed: true };
+type Verdict = { stop: StopReason } | Held | { done: true };
 
 function judge(entry: OutboxEntry, error: unknown): Verdict {
   if (!(error instanceof ApiError) || error.status === 0) return { stop: 'offline' };
   const { status } = error;
   if (status === 401) return { stop: 'unauthorized' };
+  if (status === 429) return { stop: 'unavailable' };
   if (status === 409) {
     const current = (error.details as { data?: unknown } | undefined)?.data;
     // Without the current row it is the same key still in flight (DESIGN §4), not a version conflict.
-    return isWireRow(current, entry.entityId) ? { conflict: current } : { stop: 'unavailable' };
+    return isWireRow(current, entry.entityId) ? { conflict: current } : { later: true };
   }
-  if (status === 408 || status === 425 || status === 429 || status >= 500) return { stop: 'unavailable' };
+  if (status === 408 || status === 425 || status >= 500) return { later: true };
   // Deleting what is already gone did what it was meant to.
   if (status === 404 && entry.kind === 'delete') return { done: true };
   return { failed: true };
 }
 
+/** What an answer other than 2xx leaves in the entry. */
+function held(entry: OutboxEntry, verdict: Held, error: ApiError): Partial<OutboxEntry> {
+  const { message, status } = error;
+  if ('conflict' in verdict) return { status: 'conflict', current: verdict.conflict, error: { message, errors: [], status } };
+  const failed = { status: 'failed' as const, error: { message, errors: fieldErrors(error), status } };
+  if ('failed' in verdict) return failed;
+  const attempts = entry.attempts + 1;
+  // After the last wait it is a refusal like any other: the person retries or discards it.
+  return attempts < MAX_ATTEMPTS ? { attempts, retryAt: Date.now() + BACKOFF_MS[attempts - 1]! } : { ...failed, attempts, retryAt: undefined };
+}
+
 /**
  * Replays the outbox: the oldest pending entry of each entity, in seq order, until none is left or
- * the server cannot be reached. An entity whose earlier entry is in conflict or failed waits; the
- * others go on. Never runs twice at once (withOutboxLock), so page and worker can both call it.
+ * no answer comes. An entity whose earlier entry is in conflict, failed or backing off waits, and
+ * so does an entry whose dependsOn names a create still in the outbox; the others go on. Never
+ * runs twice at once (withOutboxLock), so page and worker can both call it.
  */
 export function drain(send: Send): Promise<DrainResult> {
   return withOutboxLock(async () => {
-    const result: DrainResult = { startedAt: Date.now(), sent: 0, stopped: null };
-    for (let entry = await nextSendable(); entry; entry = await nextSendable()) {
-      const seq = entry.seq!;
-      await db.outbox.update(seq, { attempts: entry.attempts + 1 });
-      let verdict: Verdict;
+    const startedAt = Date.now();
+    let sent = 0;
+    for (;;) {
+      const { next, orphans, retryAt } = plan(await db.outbox.orderBy('seq').toArray(), Date.now());
+      if (orphans.length > 0) {
+        await failOrphans(orphans);
+        continue;
+      }
+      if (!next) return { startedAt, sent, stopped: null, retryAt };
       let data: unknown = null;
       try {
-        data = (await send(toRequest(entry))).data;
-        verdict = { done: true };
+        data = (await send(toRequest(next))).data;
       } catch (error) {
-        verdict = judge(entry, error);
-        if ('stop' in verdict) return { ...result, stopped: verdict.stop };
-        if ('conflict' in verdict || 'failed' in verdict) {
-          const apiError = error as ApiError;
-          const update: Partial<OutboxEntry> =
-            'conflict' in verdict
-              ? { status: 'conflict', current: verdict.conflict, error: { message: apiError.message, errors: [], status: apiError.status } }
-              : { status: 'failed', error: { message: apiError.message, errors: fieldErrors(apiError), status: apiError.status } };
-          await db.outbox.update(seq, update);
+        const verdict = judge(next, error);
+        if ('stop' in verdict) return { startedAt, sent, stopped: verdict.stop, retryAt: null };
+        if (!('done' in verdict)) {
+          await db.outbox.update(next.seq!, held(next, verdict, error as ApiError));
           continue;
         }
       }
-      await settle(entry, data);
-      result.sent += 1;
+      await settle(next, data);
+      sent += 1;
     }
-    return result;
   });
 }
 
@@ -290,6 +460,8 @@ export async function keepMine(seq: number): Promise<void> {
       idempotencyKey: uuidv7(),
       current: undefined,
       error: undefined,
+      attempts: 0,
+      retryAt: undefined,
       ...(asUpdate ? { kind: 'update' as const, method: 'PUT', path: entry.itemPath, body: values } : {}),
     });
   });
@@ -306,12 +478,13 @@ export async function takeTheirs(seq: number): Promise<void> {
   });
 }
 
-/** A failed entry is sent again as it is (a new Idempotency-Key). */
+/** A failed entry is sent again as it is (a new Idempotency-Key), and a failed create's dependents wait for it again. */
 export async function retry(seq: number): Promise<void> {
   await db.transaction('rw', db.outbox, async () => {
     const entry = await db.outbox.get(seq);
     if (entry?.status !== 'failed') return;
-    await db.outbox.update(seq, { status: 'pending', idempotencyKey: uuidv7(), error: undefined });
+    await db.outbox.update(seq, { status: 'pending', idempotencyKey: uuidv7(), error: undefined, attempts: 0, retryAt: undefined });
+    if (entry.kind === 'create') await reviveDependents(entry);
   });
 }
 

@@ -3,12 +3,12 @@ import { outboxEntry } from '../api/mutations';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import { messages } from '../contract/messages';
-import type { QueryOf, Resource } from '../contract/resource';
+import { titleOf, type QueryOf, type Resource } from '../contract/resource';
 import { db, type CachedRecord, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
-import { applyChange, applyToPage, cacheKey, canonicalQuery, displayName, localChanges, parseRow, toRow } from './view';
+import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, parseRow, refusalText, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
@@ -28,7 +28,7 @@ export function outcomeClaimed(seq: number): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay). */
-async function writeFetched(resource: string, rows: readonly WireRow[], fetchedAt: number): Promise<void> {
+async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<void> {
   const keys = rows.map((row): [string, string] => [resource, row._id]);
   const previous = await db.records.bulkGet(keys);
   const records: CachedRecord[] = [];
@@ -36,7 +36,7 @@ async function writeFetched(resource: string, rows: readonly WireRow[], fetchedA
     const old = previous[index];
     if (old && old.row.version > row.version) return;
     const same = old?.row.version === row.version;
-    records.push({ resource, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
+    records.push({ resource, scope, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
   });
   await db.records.bulkPut(records);
 }
@@ -53,11 +53,12 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
     const page = await db.cache.get(key);
     if (!page) return null;
     const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
-    const entries = await outboxEntries(resource.name);
+    // Only this scope's: a website's page never shows another website's pending changes.
+    const entries = (await outboxEntries(resource.name)).filter((entry) => (entry.scope ?? '') === resource.scopeKey);
     const createdSince = await db.records
       .where('createdLocally')
       .above(page.fetchedAt)
-      .filter((record) => record.resource === resource.name)
+      .filter((record) => record.resource === resource.name && (record.scope ?? '') === resource.scopeKey)
       .toArray();
     return { page, stored, entries, createdSince };
   });
@@ -116,7 +117,7 @@ async function pollOutcome<R extends Resource>(resource: R, mutation: Mutation, 
       return { status: 'conflict', current: current ? toRow<R>(current) : null, message: entry.error?.message ?? '' };
     }
     if (entry.status === 'failed') {
-      return { status: 'failed', message: entry.error?.message ?? entry.fallback, errors: entry.error?.errors ?? [] };
+      return { status: 'failed', message: refusalText(entry, i18n), errors: entry.error?.errors ?? [] };
     }
     if (drained || Date.now() >= deadline) return { status: 'queued' };
     await sleep(POLL_MS);
@@ -135,7 +136,7 @@ export const resourceStore: ResourceStore = {
     const fetchedAt = Date.now();
     const key = cacheKey(resource, query as Record<string, unknown>);
     await db.transaction('rw', [db.cache, db.records], async () => {
-      await writeFetched(resource.name, rows, fetchedAt);
+      await writeFetched(resource, rows, fetchedAt);
       await db.cache.put({
         key,
         resource: resource.name,
@@ -175,7 +176,7 @@ export const resourceStore: ResourceStore = {
       await rememberServerRow(resource.name, id, null);
       throw error;
     }
-    await db.transaction('rw', db.records, () => writeFetched(resource.name, [entity], Date.now()));
+    await db.transaction('rw', db.records, () => writeFetched(resource, [entity], Date.now()));
     const change = localChanges(await entityEntries(resource.name, id)).get(id);
     const row = applyChange(resource, entity, change);
     if (!row) throw new ApiError(i18n._(messages.notFound), 404);
@@ -184,7 +185,7 @@ export const resourceStore: ResourceStore = {
 
   async submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>> {
     const before = await this.cachedRecord(resource, mutation.id);
-    const title = displayName(mutation.kind === 'delete' ? before?.value : { ...before?.value, ...mutation.values });
+    const title = titleOf(resource, mutation.kind === 'delete' ? before?.value : { ...before?.value, ...mutation.values });
     const seq = await enqueue(outboxEntry(resource, mutation, title));
     // The entity's unsent create was cancelled: nothing reaches the server, nothing is left to do.
     if (seq === null) return { status: 'done', row: null };

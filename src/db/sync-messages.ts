@@ -20,6 +20,8 @@ export interface SyncedMessage {
   startedAt: number;
   sent: number;
   stopped: StopReason | null;
+  /** When an entity that backs off is due again (DrainResult.retryAt): the page tries then. */
+  retryAt?: number;
   /** The token a 401 refused: the page that still holds it ends its session. */
   rejectedToken?: string;
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearLocalData, db, readSessionMeta } from './database';
-import { enqueue } from './outbox';
+import { BACKOFF_MS, enqueue } from './outbox';
 import { requestSync, resolve as resolveEntry, startSync } from './sync';
 import { SYNCED_EVENT, type SyncedMessage } from './sync-messages';
 
@@ -47,6 +47,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
   localStorage.clear();
 });
 
@@ -134,6 +135,32 @@ describe('requestSync', () => {
 
     (timers.mock.calls[retry]![0] as () => void)();
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+  });
+
+  it('tries again when an entity the server failed is due, draining here', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    fetchMock.mockResolvedValueOnce(new Response(JSON.stringify({ success: false, message: 'Broken' }), { status: 500 }));
+    await queueOne();
+
+    const result = await requestSync();
+
+    expect(result).toMatchObject({ sent: 0, stopped: null, retryAt: Date.now() + BACKOFF_MS[0] });
+    const retry = timers.mock.calls.findIndex(([, ms]) => ms === BACKOFF_MS[0]);
+    expect(retry).toBeGreaterThanOrEqual(0);
+    clearTimeout(timers.mock.results[retry]!.value as number);
+  });
+
+  it('tries again when the worker says an entity is due', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const due = Date.now() + 90_000;
+    container.controller = { postMessage: vi.fn(() => setTimeout(() => container.answer({ startedAt: Date.now(), sent: 0, stopped: null, retryAt: due }), 10)) };
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ retryAt: due });
+    const retry = timers.mock.calls.findIndex(([, ms]) => typeof ms === 'number' && ms > 60_000 && ms <= 90_000);
+    expect(retry).toBeGreaterThanOrEqual(0);
+    clearTimeout(timers.mock.results[retry]!.value as number);
   });
 
   it('offline only registers Background Sync', async () => {

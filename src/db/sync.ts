@@ -36,17 +36,19 @@ function afterDrain(result: DrainResult): void {
   scheduleRetry(result);
 }
 
+/** The next try while the page stays open: after the server could not be reached, or when an entity's back-off ends. */
 function scheduleRetry(result: DrainResult): void {
-  if (result.stopped !== 'offline' && result.stopped !== 'unavailable') return;
+  const at = result.stopped === 'offline' || result.stopped === 'unavailable' ? Date.now() + RETRY_MS : result.retryAt;
+  if (at === null) return;
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(() => void requestSync(), RETRY_MS);
+  retryTimer = setTimeout(() => void requestSync(), Math.max(0, at - Date.now()));
 }
 
 function onWorkerMessage(event: MessageEvent): void {
   const message = event.data as Partial<SyncedMessage> | null;
   if (message?.type !== 'SYNCED' || typeof message.startedAt !== 'number') return;
   endRejectedSession(message.rejectedToken);
-  const result: DrainResult = { startedAt: message.startedAt, sent: message.sent ?? 0, stopped: message.stopped ?? null };
+  const result: DrainResult = { startedAt: message.startedAt, sent: message.sent ?? 0, stopped: message.stopped ?? null, retryAt: message.retryAt ?? null };
   afterDrain(result);
   const ready = waiting.filter((waiter) => waiter.since <= result.startedAt);
   waiting = waiting.filter((waiter) => waiter.since > result.startedAt);
@@ -166,7 +168,8 @@ export const resolve = {
   },
   async discard(seq: number): Promise<void> {
     const entry = await outbox.discard(seq);
-    if (entry && entry.kind !== 'create') await refresh(entry);
+    // A dropped reorder has no row to fetch: the next read of the list brings the server's order.
+    if (entry && (entry.kind === 'update' || entry.kind === 'delete')) await refresh(entry);
     announceChange();
     void requestSync();
   },

@@ -1,4 +1,6 @@
+import type { I18n } from '@lingui/core';
 import type { Pagination } from '../contract/envelope';
+import { messages } from '../contract/messages';
 import type { Resource } from '../contract/resource';
 import type { CachedPage, CachedRecord, OutboxEntry, WireRow } from './database';
 import type { ListPage, Row } from './resource-store';
@@ -19,13 +21,17 @@ export function canonicalQuery(resource: Resource, query: Query): Record<string,
   const parsed = resource.query.safeParse(query);
   const source: Query = parsed.success ? parsed.data : query;
   const entries = Object.entries(source)
+    // A list of ids (`ids`) is keyed as the comma list it is sent as.
+    .map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value] as const)
     .filter(([, value]) => !isEmpty(value) && (typeof value === 'string' || typeof value === 'number'))
     .toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries) as Record<string, string | number>;
 }
 
+/** One page's key: the entry, its scope (a website's pages are its own), the canonical query. */
 export function cacheKey(resource: Resource, query: Query): string {
-  return `${resource.name}?${new URLSearchParams(Object.entries(canonicalQuery(resource, query)).map(([k, v]) => [k, String(v)]))}`;
+  const scope = resource.scopeKey ? `@${resource.scopeKey}` : '';
+  return `${resource.name}${scope}?${new URLSearchParams(Object.entries(canonicalQuery(resource, query)).map(([k, v]) => [k, String(v)]))}`;
 }
 
 /**
@@ -159,11 +165,11 @@ export function applyToPage<R extends Resource>(resource: R, { page, rows, chang
   return { items: [...added, ...items], pagination: paginate(page.pagination, Math.max(0, total)) };
 }
 
-/** The name a person knows an entity by, for the sync panel. */
-export function displayName(row: Record<string, unknown> | null | undefined): string {
-  for (const key of ['name', 'title', 'code', 'email', 'username']) {
-    const value = row?.[key];
-    if (typeof value === 'string' && value.trim()) return value.trim();
-  }
-  return '';
+/**
+ * Why a change was refused: the server's message, or the outbox's own reason in the interface
+ * language (the worker that failed it stored the English text).
+ */
+export function refusalText(entry: Pick<OutboxEntry, 'error' | 'fallback'>, i18n: I18n): string {
+  const reason = entry.error?.reason;
+  return reason ? i18n._(messages[reason]) : entry.error?.message || entry.fallback;
 }

@@ -120,7 +120,7 @@ export function registerResource(
   function config(operation: Operation, path: string, source?: WebsiteSource): { policy: Policy; website?: WebsiteSource } {
     if (resource.scope !== 'website') return { policy: resource.access[operation] };
     const param = resource.websiteParam!;
-    const website: WebsiteSource = source ?? (pathParams(path).includes(param) ? { from: 'path', param } : { from: 'row', param: resource.itemParam, table });
+    const website: WebsiteSource = source ?? (pathParams(path).includes(param) ? { from: 'path', param } : { from: 'row', param: resource.itemParam!, table });
     return { policy: resource.access[operation], website };
   }
 
@@ -193,7 +193,7 @@ export function registerResource(
   function itemWhere(request: FastifyRequest): SQL {
     const own = scope(request).where;
     if (singleton) return own!;
-    const id = (request.params as Params)[resource.itemParam];
+    const id = (request.params as Params)[resource.itemParam!];
     if (!isUuid(id)) throw new HttpError(404, messages.notFound);
     return and(eq(column('id'), id), own)!;
   }
@@ -295,7 +295,7 @@ export function registerResource(
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = context(request, tx);
-        const id = singleton ? '' : (request.params as Params)[resource.itemParam]!;
+        const id = singleton ? '' : (request.params as Params)[resource.itemParam!]!;
         const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, { ...hook, id }) : values;
         // One statement: the version check and the change cannot be split by another writer.
         const [changed] = (await tx
@@ -333,7 +333,7 @@ export function registerResource(
   if (listPath && sameShape(listPath, itemPath)) {
     // The spec gives one path two meanings (a website's list, a record by its id): one route, and
     // what the id turned out to be decides (policy.ts resolves it as 'row-or-path').
-    const source: WebsiteSource = { from: 'row-or-path', param: resource.itemParam, table };
+    const source: WebsiteSource = { from: 'row-or-path', param: resource.itemParam!, table };
     route.get(
       itemPath,
       { config: config('get', itemPath, source), schema: { ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },

@@ -42,6 +42,7 @@ async function replay(): Promise<DrainResult | null> {
     (await send(call.path, { method: call.method, body: call.body, headers: call.headers, fallback: call.fallback }, transport)).envelope;
   const result = await drain(workerSend);
   const message: SyncedMessage = { type: 'SYNCED', startedAt: result.startedAt, sent: result.sent, stopped: result.stopped };
+  if (result.retryAt !== null) message.retryAt = result.retryAt;
   if (rejected) message.rejectedToken = session.token;
   const clients = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   // A Client's postMessage has no target origin (the rule knows only window.postMessage).
@@ -53,10 +54,12 @@ async function replay(): Promise<DrainResult | null> {
 self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
   if (sync.tag !== SYNC_TAG) return;
-  // Rejecting tells the browser to try again later, with its own back-off.
+  // Rejecting tells the browser to try again later, with its own back-off: also when an entity
+  // waits out its own, since a closed tab schedules no next try.
   sync.waitUntil(
     replay().then((result) => {
       if (result?.stopped === 'offline' || result?.stopped === 'unavailable') throw new Error(`Outbox replay stopped: ${result.stopped}`);
+      if (result?.retryAt != null) throw new Error('Outbox replay waits for a back-off');
     }),
   );
 });

@@ -164,6 +164,8 @@ test('the back button asks before leaving a form with unsaved input, and Stay ke
   await page.getByRole('link', { name: 'Add language' }).click();
   await expect(page).toHaveURL(/\/languages\/new$/);
   await page.getByLabel('Name', { exact: true }).fill('Welsh');
+  // The translations editor is a field kind of its own chunk: it arrives in the form.
+  await expect(page.getByLabel('Language code')).toBeVisible();
 
   await page.goBack();
   const ask = page.getByRole('alertdialog').or(page.getByRole('dialog')).filter({ hasText: 'You have unsaved changes.' });

@@ -23,8 +23,9 @@ export function fakeStore(seed: Record<string, Row[]>) {
   const table = (resource: Resource) => tables.get(resource.name) ?? [];
 
   const page = (resource: Resource, query: ListQuery): ListPage<Row> => {
-    const { page: current = 1, limit = 10, search, sortBy = 'name', sortOrder = 'asc', ...filters } = query;
+    const { page: current = 1, limit = 10, search, sortBy = 'name', sortOrder = 'asc', ids, ...filters } = query;
     const rows = table(resource)
+      .filter((item) => ids === undefined || String(ids).split(',').includes(item.id))
       .filter((item) => !search || String(item.name).toLowerCase().includes(String(search).toLowerCase()))
       .filter((item) => Object.entries(filters).every(([key, value]) => item[key] === value))
       .toSorted((a, b) => String(a[sortBy]).localeCompare(String(b[sortBy])) * (sortOrder === 'desc' ? -1 : 1));

@@ -6,6 +6,7 @@ import { toast } from '../../app/feedback';
 import { categories, languages, subcategories } from '../../contract/resources/catalogs';
 import { languagesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
+import { preloadFieldKinds } from './field-kinds';
 import { ResourceFormPage } from './resource-form';
 import { ResourceListPage } from './resource-list-page';
 
@@ -182,6 +183,8 @@ describe('ResourceFormDialog', () => {
 describe('ResourceFormPage', () => {
   it('creates a language with names in other languages, then goes back to the list', async () => {
     const { store, spies } = fakeStore(seed());
+    // The translations editor is a field kind of its own chunk, loaded as the app's form asks for it.
+    await preloadFieldKinds(languagesScreen.fields);
     const { path } = renderResourceScreen(<ResourceFormPage screen={languagesScreen} title={msg`New language`} id={null} />, store, { path: '/languages/new' });
     const form = screen.getByRole('region', { name: 'New language' });
 

@@ -2,25 +2,23 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { ArrowLeft } from 'lucide-react';
-import { useEffect, useEffectEvent, useId, useMemo, type FormEvent } from 'react';
+import { Suspense, useEffect, useEffectEvent, useId, useMemo, type ComponentType, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
-import { KeyValueField } from '../../components/form/key-value-field';
-import { SelectField } from '../../components/form/select-field';
-import { TextField } from '../../components/form/text-field';
-import { TextareaField } from '../../components/form/textarea-field';
 import { useFieldErrors } from '../../components/form/use-field-errors';
 import { FormDialog } from '../../components/form-dialog';
 import { resourceText } from '../../api/mutations';
 import { editedFields, editorMachine, hasUnsavedChanges, type Values } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
+import { FIELD_KINDS, preloadFieldKinds, type FieldInputProps } from './field-kinds';
 import { OfflineNote } from './offline-note';
 import styles from './resource.module.css';
 import { blankValues, fieldSources, optionSources, type Field, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
+import { useScopedResource } from './use-scoped-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;
@@ -30,8 +28,11 @@ type Translations = Record<string, { name: string }>;
 /** The editor of one record (null: a new one), with `defaults` filled into a new record's blank form. */
 function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, onDone: () => void) {
   const store = useResourceStore();
+  const resource = useScopedResource(screen.resource);
+  // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
+  useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
-  const actor = useActorRef(machine, { input: { resource: screen.resource, id, blank: { ...blankValues(screen.fields), ...defaults } } });
+  const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields), ...defaults } } });
   const dirty = useSelector(actor, hasUnsavedChanges);
   const done = useSelector(actor, (snapshot) => snapshot.status === 'done');
   const finish = useEffectEvent(onDone);
@@ -61,7 +62,7 @@ interface ResourceFormProps {
 
 /** The fields of a screen, described as data, bound to its editor machine; Save and Cancel below. */
 function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const snapshot = useSelector(actor, (state) => state);
   const { context } = snapshot;
   const { errorOf } = useFieldErrors(context.fieldErrors);
@@ -80,42 +81,19 @@ function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
   };
 
   const field = (spec: Field) => {
-    const label = i18n._(spec.label);
-    const value = context.values[spec.name];
-    const error = errorOf(spec.name);
-    const text = { label, name: spec.name, value: String(value ?? ''), error };
-    switch (spec.kind) {
-      case 'text':
-        return <TextField key={spec.name} {...text} onChange={(event) => change(spec.name, event.target.value)} />;
-      case 'textarea':
-        return <TextareaField key={spec.name} {...text} onChange={(event) => change(spec.name, event.target.value)} />;
-      case 'select':
-        return (
-          <SelectField
-            key={spec.name}
-            label={label}
-            name={spec.name}
-            options={options[spec.source.resource.name] ?? []}
-            value={String(value ?? '')}
-            error={error}
-            onChange={(next) => change(spec.name, next)}
-          />
-        );
-      case 'translations': {
-        const entries = (value ?? {}) as Translations;
-        return (
-          <KeyValueField
-            key={spec.name}
-            label={label}
-            keyLabel={t`Language code`}
-            valueLabel={t`Translated name`}
-            value={Object.fromEntries(Object.entries(entries).map(([code, entry]) => [code, entry.name]))}
-            onChange={(next) => change(spec.name, Object.fromEntries(Object.entries(next).map(([code, name]) => [code, { name }])))}
-            error={error}
-          />
-        );
-      }
-    }
+    const Input = FIELD_KINDS[spec.kind] as ComponentType<FieldInputProps>;
+    return (
+      <Suspense key={spec.name} fallback={<p className={styles.muted}>{i18n._(spec.label)}…</p>}>
+        <Input
+          spec={spec}
+          label={i18n._(spec.label)}
+          value={context.values[spec.name]}
+          error={errorOf(spec.name)}
+          options={options}
+          onChange={(value) => change(spec.name, value)}
+        />
+      </Suspense>
+    );
   };
 
   if (loading) {
@@ -211,7 +189,13 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
   const { actor, dirty } = useEditor(screen, id, {}, () => navigate(screen.routes.list));
   const leave = useUnsavedGuard(dirty);
   const sources = useMemo(() => optionSources(...fieldSources(screen.fields)), [screen]);
-  const options = useOptionLists(sources);
+  const values = useSelector(actor, (snapshot) => snapshot.context.values);
+  // The record's own choices are named even when they are past the first page of options.
+  const wanted = useMemo(
+    () => Object.fromEntries(screen.fields.flatMap((field) => (field.kind === 'select' ? [[field.source.resource.name, [values[field.name] as string]]] : []))),
+    [screen, values],
+  );
+  const { lists: options } = useOptionLists(sources, wanted);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>

@@ -100,6 +100,23 @@ describe('ResourceListPage', () => {
     expect(lastQuery(spies.fetchList)).not.toHaveProperty('categoryId');
   });
 
+  it('names a category past the first page of options, asking for it by id, and searches the options on the server', async () => {
+    const many = Array.from({ length: 120 }, (_, n) => row({ id: `c${String(n).padStart(3, '0')}`, name: `Category ${String(n).padStart(3, '0')}` }));
+    const data = { categories: [...many, row({ id: 'zz', name: 'Zoo' })], subcategories: [row({ id: 's', name: 'Aquarium', categoryId: 'zz' })] };
+    const { store, spies } = fakeStore(data);
+    renderResourceScreen(<ResourceListPage screen={subcategoriesScreen} title={title} />, store);
+
+    await waitFor(() => expect(within(screen.getByRole('row', { name: /Aquarium/ })).getByText('Zoo')).toBeDefined());
+    const categoryQueries = () => spies.fetchList.mock.calls.filter(([resource]) => resource === categories).map(([, query]) => query);
+    expect(categoryQueries()).toContainEqual(expect.objectContaining({ ids: 'zz' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Category All' }));
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search Category' }), { target: { value: 'Category 119' } });
+    expect(await screen.findByRole('button', { name: 'Category 119' })).toBeDefined();
+    expect(categoryQueries()).toContainEqual(expect.objectContaining({ search: 'Category 119' }));
+  });
+
   it('sorts by a column when its header is clicked', async () => {
     const { store, spies } = fakeStore(seed());
     renderResourceScreen(<ResourceListPage screen={subcategoriesScreen} title={title} />, store);

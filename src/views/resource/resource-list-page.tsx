@@ -19,12 +19,14 @@ import { resourceText } from '../../api/mutations';
 import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { allows } from '../../contract/permissions';
+import { titleOf } from '../../contract/resource';
 import { OfflineNote } from './offline-note';
 import { ResourceFormDialog } from './resource-form';
 import styles from './resource.module.css';
-import { fieldSources, nameOf, optionSources, type Column, type ResourceScreen } from './screen';
+import { fieldSources, optionSources, type Column, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
+import { useScopedResource } from './use-scoped-resource';
 
 interface ResourceListPageProps {
   screen: ResourceScreen;
@@ -50,10 +52,11 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const store = useResourceStore();
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
+  const resource = useScopedResource(screen.resource);
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
-  const [ahead] = useState(() => withReadAhead(store, screen.resource, initialListQuery(screen.resource, fixed)));
+  const [ahead] = useState(() => withReadAhead(store, resource, initialListQuery(resource, fixed)));
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const actor = useActorRef(machine, { input: { resource: screen.resource, query: fixed } });
+  const actor = useActorRef(machine, { input: { resource, query: fixed } });
   const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
   const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
   const refreshing = useSelector(actor, (snapshot) => snapshot.matches({ data: { loading: 'refreshing' } }));
@@ -62,7 +65,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const [editing, setEditing] = useState<Editing>(null);
   const titleId = useId();
 
-  const { resource, routes } = screen;
+  const { routes } = screen;
   const item = i18n._(resource.label.one);
   const items = i18n._(resource.label.other);
   const canWrite = allows(resource.access.update, user);
@@ -77,7 +80,15 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
       ),
     [screen, canWrite],
   );
-  const options = useOptionLists(sources);
+  // The names the page shows: its lookups' ids, and the values its fixed and chosen filters hold.
+  const wanted = useMemo(() => {
+    const ids: Record<string, (string | null | undefined)[]> = {};
+    const want = (resourceName: string, id: unknown) => (ids[resourceName] ??= []).push(typeof id === 'string' ? id : null);
+    for (const column of screen.columns) if (column.format === 'lookup') page?.items.forEach((row) => want(column.source.resource.name, row[column.key]));
+    for (const filter of screen.filters ?? []) want(filter.source.resource.name, fixed?.[filter.key] ?? query[filter.key]);
+    return ids;
+  }, [screen, page, fixed, query]);
+  const { lists: options, search: searchOptions } = useOptionLists(sources, wanted);
   const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
 
   // The header's search box and filter panel drive this list (spec §2).
@@ -85,11 +96,16 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
     () => ({
       search: searchText,
       onSearch: (search) => actor.send({ type: 'list.search', search }),
-      filters: open.map((filter) => ({ key: filter.key, label: i18n._(filter.label), options: options[filter.source.resource.name] ?? [] })),
+      filters: open.map((filter) => ({
+        key: filter.key,
+        label: i18n._(filter.label),
+        options: options[filter.source.resource.name] ?? [],
+        onSearch: (text: string) => searchOptions(filter.source.resource.name, text),
+      })),
       values: Object.fromEntries(open.map((filter) => [filter.key, query[filter.key] === undefined ? undefined : String(query[filter.key])])),
       onFilter: (key, value) => actor.send({ type: 'list.filter', key, value }),
     }),
-    [actor, i18n, open, options, query, searchText],
+    [actor, i18n, open, options, searchOptions, query, searchText],
   );
   useListControls(controls);
 
@@ -105,7 +121,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   }, [actor]);
 
   async function remove(row: Row) {
-    if (await confirmDelete(nameOf(row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
+    if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
   }
 
   const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n));
@@ -123,7 +139,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   ];
 
   const actions = (row: Row) => {
-    const name = nameOf(row);
+    const name = titleOf(resource, row);
     return (
       <div className={styles.rowActions}>
         {routes ? (

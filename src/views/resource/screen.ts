@@ -5,7 +5,7 @@ import type { Row } from '../../db/resource-store';
 /** Choices that are the records of another resource (a subcategory's category). */
 export interface OptionSource {
   resource: Resource;
-  /** The option's text; the record's name unless said otherwise. */
+  /** The option's text; the record's title (the entry's `title` field) unless said otherwise. */
   label?: (row: Row) => string;
 }
 
@@ -46,9 +46,6 @@ export interface ResourceScreen {
   /** Own routes for new and edited records (spec §2); without them the form opens in a dialog over the list. */
   routes?: { list: string; create: string; edit: (id: string) => string };
 }
-
-/** How a record is named to the user: in questions, labels and options. */
-export const nameOf = (row: Row): string => String(row.name ?? row.id);
 
 /** The empty form: text fields empty, maps without entries. */
 export function blankValues(fields: readonly Field[]): Record<string, unknown> {

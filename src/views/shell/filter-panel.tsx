@@ -49,6 +49,7 @@ export function FilterPanel({ controls, open, onOpenChange }: FilterPanelProps) 
               key={filter.key}
               label={filter.label}
               options={filter.options}
+              onSearch={filter.onSearch}
               value={controls.values[filter.key] ?? null}
               onChange={(value) => controls.onFilter(filter.key, value)}
               open={openFilter === filter.key}

@@ -5,6 +5,8 @@ export interface ListFilter {
   key: string;
   label: string;
   options: readonly SelectOption[];
+  /** Asks the server for the options matching what was typed (more than a page may exist). */
+  onSearch?: (text: string) => void;
 }
 
 /** What a list screen lends the header: its search text and its filters, both owned by the screen. */

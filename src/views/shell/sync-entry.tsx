@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '../../components/form/button';
 import type { OutboxEntry } from '../../db/database';
 import { resolve } from '../../db/sync';
+import { refusalText } from '../../db/view';
 import styles from './sync-status.module.css';
 
 const MAX_VALUE = 60;
@@ -31,7 +32,7 @@ function useSubject(entry: Pick<OutboxEntry, 'label'>): string {
 
 /** One change that needs a decision: a conflict (keep mine / take theirs) or a refusal (retry / discard). */
 export function SyncEntry({ entry }: { entry: OutboxEntry }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const subject = useSubject(entry);
   const [busy, setBusy] = useState(false);
   const seq = entry.seq!;
@@ -90,7 +91,7 @@ export function SyncEntry({ entry }: { entry: OutboxEntry }) {
     );
   }
 
-  const message = entry.error?.message || entry.fallback || t`The server refused this change.`;
+  const message = refusalText(entry, i18n) || t`The server refused this change.`;
   const fieldErrors = entry.error?.errors ?? [];
   // A server that repeats its one field error as the message says it once, with the field.
   const repeated = fieldErrors.length > 0 && fieldErrors.every((error) => error.message === message);

@@ -1,3 +1,4 @@
+import { setupI18n } from '@lingui/core';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,7 +7,9 @@ import { categories } from '../../contract/resources/catalogs';
 import { clearLocalData, db, type OutboxEntry, type WireRow } from '../../db/database';
 import { enqueue } from '../../db/outbox';
 import { resourceStore } from '../../db/store';
+import { messages as de } from '../../locales/de/messages';
 import { renderScreen } from '../render-screen.test-support';
+import { refusalText } from '../../db/view';
 import { SyncStatus } from './sync-status';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
@@ -129,6 +132,17 @@ describe('the sync panel', () => {
     await waitFor(async () => expect((await db.outbox.get(seq))?.status).toBe('pending'));
   });
 
+  it('shows why the outbox itself failed a change from the message catalog, not as the worker stored it', async () => {
+    const reason = 'Not sent: the item it depends on could not be saved.';
+    await add(C, 'Wine', { status: 'failed', error: { message: 'as the worker stored it', errors: [], status: 424, reason: 'parentNotSaved' } });
+    renderStatus();
+    fireEvent.click(button());
+
+    const item = (await within(panel()).findByText('category “Wine”')).closest('li')!;
+    expect(item.textContent).toContain(reason);
+    expect(item.textContent).not.toContain('as the worker stored it');
+  });
+
   it('discard drops a refused change and fetches the server’s version', async () => {
     localStorage.setItem('auth_token', 'tok-1');
     await add(C, 'Wine', refused);
@@ -197,5 +211,18 @@ describe('announcements', () => {
     await waitFor(() => expect(button().textContent).toBe('1'));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(toasts()).toEqual([]);
+  });
+});
+
+describe('the reason a refusal shows', () => {
+  const german = setupI18n({ locale: 'de', messages: { de } });
+  const error = { message: 'Vom Server', errors: [], status: 400 };
+
+  it('is the outbox’s own reason in the interface language, else the server’s message, else the entry’s fallback', () => {
+    expect(refusalText({ error: { ...error, reason: 'parentNotSaved' }, fallback: '' }, german)).toBe(
+      'Nicht gesendet: Der Eintrag, von dem diese Änderung abhängt, konnte nicht gespeichert werden.',
+    );
+    expect(refusalText({ error, fallback: 'Kategorie konnte nicht angelegt werden' }, german)).toBe('Vom Server');
+    expect(refusalText({ fallback: 'Kategorie konnte nicht angelegt werden' }, german)).toBe('Kategorie konnte nicht angelegt werden');
   });
 });

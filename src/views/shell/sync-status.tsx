@@ -9,6 +9,7 @@ import { outcomeClaimed } from '../../db/store';
 import { requestSync, startSync } from '../../db/sync';
 import { useSyncStatus, type SyncStatus as Status } from '../../db/use-sync-status';
 import headerStyles from './header.module.css';
+import { refusalText } from '../../db/view';
 import { SyncEntry } from './sync-entry';
 import styles from './sync-status.module.css';
 
@@ -23,7 +24,7 @@ interface SyncStatusProps {
  * not news; the button's count shows it.
  */
 function useAnnounceTrouble({ entries, loaded }: Status): void {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const toast = useToast();
   const seen = useRef<Map<number, OutboxStatus> | null>(null);
 
@@ -37,9 +38,9 @@ function useAnnounceTrouble({ entries, loaded }: Status): void {
       const { item, title } = entry.label;
       const subject = title ? t`${item} “${title}”` : item;
       if (entry.status === 'conflict') toast.warning(t`Someone else changed ${subject} too. Open the sync status to choose which version to keep.`);
-      else toast.error(t`Your change to ${subject} was refused: ${entry.error?.message ?? entry.fallback}`);
+      else toast.error(t`Your change to ${subject} was refused: ${refusalText(entry, i18n)}`);
     }
-  }, [entries, loaded, t, toast]);
+  }, [entries, loaded, t, i18n, toast]);
 }
 
 function useSummary({ online, pending, conflicts, failed }: Status): string {
