@@ -187,8 +187,9 @@ test('the service worker replays queued changes; a change the server refuses is 
   await page.goto('/websites/categories');
   await expect(page.getByRole('heading', { name: 'Categories' })).toBeVisible();
 
+  // Requests the server answered: a try the emulated offline network cut off never reached it.
   const sent: boolean[] = [];
-  profile.on('request', (request) => {
+  profile.on('requestfinished', (request) => {
     if (request.method() === 'POST' && request.url().endsWith('/api/categories')) sent.push(request.serviceWorker() !== null);
   });
 

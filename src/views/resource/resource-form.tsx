@@ -28,7 +28,7 @@ type Translations = Record<string, { name: string }>;
 /** The editor of one record (null: a new one), with `defaults` filled into a new record's blank form. */
 function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, onDone: () => void) {
   const store = useResourceStore();
-  const resource = useScopedResource(screen.resource);
+  const resource = useScopedResource(screen.resource, screen.scope);
   // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
   useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
@@ -195,7 +195,7 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
     () => Object.fromEntries(screen.fields.flatMap((field) => (field.kind === 'select' ? [[field.source.resource.name, [values[field.name] as string]]] : []))),
     [screen, values],
   );
-  const { lists: options } = useOptionLists(sources, wanted);
+  const { lists: options } = useOptionLists(sources, wanted, screen.scope);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>

@@ -8,6 +8,9 @@ import { categoriesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
 import { SYNCED_EVENT } from '../../db/sync-messages';
+import { Route } from 'wouter';
+import { notes, topics } from '../../../tests/support/scoped-resources';
+import type { ResourceScreen } from './screen';
 import { ResourceListPage } from './resource-list-page';
 
 const FOOD = '0190a1b2-0000-7000-8000-0000000000c1';
@@ -242,5 +245,32 @@ describe('ResourceListPage', () => {
 
     expect(await screen.findByRole('link', { name: 'Shops' })).toBeDefined();
     expect(spies.fetchList.mock.calls.filter(([resource]) => resource === categories).length).toBeGreaterThan(before);
+  });
+
+  it('lists a website’s records on a CMS route, the website read from the route’s :id, and names their topics there too', async () => {
+    const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
+    const { store, spies } = fakeStore({ notes: [row({ id: 'n1', title: 'Opening hours', topicId: 't1' })], topics: [row({ id: 't1', name: 'News' })] });
+    const notesScreen: ResourceScreen = {
+      resource: notes,
+      scope: { websiteId: 'id' },
+      columns: [
+        { key: 'title', label: msg`Title` },
+        { key: 'topicId', label: msg`Topic`, format: 'lookup', source: { resource: topics } },
+      ],
+      fields: [{ name: 'title', label: msg`Title`, kind: 'text' }],
+    };
+    renderResourceScreen(
+      <Route path="/cms/:id/notes">
+        <ResourceListPage screen={notesScreen} title={msg`Notes`} />
+      </Route>,
+      store,
+      { path: `/cms/${SITE}/notes` },
+    );
+
+    await waitFor(() => expect(within(screen.getByRole('row', { name: /Opening hours/ })).getByText('News')).toBeDefined());
+    const asked = spies.fetchList.mock.calls.map(([resource]) => resource);
+    expect(asked.find((resource) => resource.name === 'notes')?.paths.list).toBe(`/api/test/notes/${SITE}`);
+    expect(asked.find((resource) => resource.name === 'topics')?.paths.list).toBe(`/api/test/topics/${SITE}`);
+    expect(asked.every((resource) => resource.scopeKey === SITE)).toBe(true);
   });
 });

@@ -52,7 +52,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const store = useResourceStore();
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
-  const resource = useScopedResource(screen.resource);
+  const resource = useScopedResource(screen.resource, screen.scope);
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
   const [ahead] = useState(() => withReadAhead(store, resource, initialListQuery(resource, fixed)));
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
@@ -88,7 +88,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
     for (const filter of screen.filters ?? []) want(filter.source.resource.name, fixed?.[filter.key] ?? query[filter.key]);
     return ids;
   }, [screen, page, fixed, query]);
-  const { lists: options, search: searchOptions } = useOptionLists(sources, wanted);
+  const { lists: options, search: searchOptions } = useOptionLists(sources, wanted, screen.scope);
   const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
 
   // The header's search box and filter panel drive this list (spec §2).

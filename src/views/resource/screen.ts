@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import type { Resource } from '../../contract/resource';
 import type { Row } from '../../db/resource-store';
+import type { RouteScope } from './use-scoped-resource';
 
 /** Choices that are the records of another resource (a subcategory's category). */
 export interface OptionSource {
@@ -43,6 +44,8 @@ export interface ResourceScreen {
   columns: readonly Column[];
   fields: readonly Field[];
   filters?: readonly Filter[];
+  /** The route parameters that hold the entry's scope (`{ websiteId: 'id' }` under /cms/:id). */
+  scope?: RouteScope;
   /** Own routes for new and edited records (spec §2); without them the form opens in a dialog over the list. */
   routes?: { list: string; create: string; edit: (id: string) => string };
 }

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useParams } from 'wouter';
 import { createActor, type ActorRefFrom } from 'xstate';
 import type { SelectOption } from '../../components/searchable-select';
-import { inScope, MAX_PAGE_SIZE, titleOf, type Resource } from '../../contract/resource';
+import { MAX_PAGE_SIZE, titleOf, type Resource } from '../../contract/resource';
 import type { ListPage, ResourceStore, Row } from '../../db/resource-store';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import type { OptionSource } from './screen';
 import { useResourceStore } from './store-context';
+import { scopedBy, useScopeKey, type RouteScope } from './use-scoped-resource';
 
 /** The options of each source, by its resource's name; a source not loaded yet has none. */
 export type OptionLists = Readonly<Record<string, readonly SelectOption[]>>;
@@ -42,23 +42,19 @@ function optionActor(store: ResourceStore, source: OptionSource, resource: Resou
  * search finds on the server, and, asked by id, every record the screen names (a lookup past the
  * first page still shows its name). `sources` must keep its identity between renders (memoise it).
  */
-export function useOptionLists(sources: readonly OptionSource[], wanted: WantedIds = NONE): Options {
+export function useOptionLists(sources: readonly OptionSource[], wanted: WantedIds = NONE, routeScope?: RouteScope): Options {
   const store = useResourceStore();
-  const params = useParams<Record<string, string>>();
-  const scopeKey = JSON.stringify(sources.map((source) => source.resource.scopeParams.map((name) => params[name] ?? '')));
+  const scopeKey = useScopeKey(
+    useMemo(() => sources.map((source) => source.resource), [sources]),
+    routeScope,
+  );
   const [browsed, setBrowsed] = useState<Record<string, SelectOption[]>>({});
   const [named, setNamed] = useState<Record<string, SelectOption[]>>({});
   const browsers = useRef(new Map<string, ListActor>());
   const lookups = useRef(new Map<string, ListActor>());
   const asked = useRef(new Set<string>());
 
-  const scoped = useMemo(() => {
-    const given: string[][] = JSON.parse(scopeKey);
-    return sources.map((source, index) => {
-      const values = Object.fromEntries(source.resource.scopeParams.map((name, at) => [name, given[index]![at]!]));
-      return { source, resource: inScope(source.resource, values) };
-    });
-  }, [sources, scopeKey]);
+  const scoped = useMemo(() => sources.map((source, index) => ({ source, resource: scopedBy(source.resource, scopeKey, index) })), [sources, scopeKey]);
 
   useEffect(() => {
     const running = browsers.current;
