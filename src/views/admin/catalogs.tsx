@@ -1,10 +1,10 @@
-import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { useParams } from 'wouter';
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { resourceStore } from '../../db/store';
-import { ResourceFormPage } from '../resource/resource-form';
+import type { PageProps } from '../../app/routes';
+import { screenPages } from '../resource/pages';
 import { ResourceListPage } from '../resource/resource-list-page';
 import type { Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
@@ -61,39 +61,25 @@ export const languagesScreen = {
   routes: { list: '/languages', create: '/languages/new', edit: (id: string) => `/languages/edit/${id}` },
 } satisfies ResourceScreen;
 
-interface PageProps {
-  title: MessageDescriptor;
-}
+const websiteSection = <WebsiteTabs />;
 
-/** The app's data layer (Dexie and the outbox) for the screens of this chunk. */
-function Catalog({ children }: { children: ReactNode }) {
-  return <ResourceStoreProvider store={resourceStore}>{children}</ResourceStoreProvider>;
-}
+export const HostingPage = screenPages(hostingScreen, websiteSection).List;
+export const TechnologiesPage = screenPages(technologiesScreen, websiteSection).List;
+export const TypesPage = screenPages(typesScreen, websiteSection).List;
+export const CategoriesPage = screenPages(categoriesScreen, websiteSection).List;
+export const SubcategoriesPage = screenPages(subcategoriesScreen, websiteSection).List;
 
-/** `tabs`: the catalogs of the website section show its tabs, so each is one tap from the others. */
-const listPage = (screen: ResourceScreen, tabs: boolean) =>
-  function CatalogListPage({ title }: PageProps) {
-    return (
-      <Catalog>
-        {tabs && <WebsiteTabs />}
-        <ResourceListPage screen={screen} title={title} />
-      </Catalog>
-    );
-  };
-
-export const HostingPage = listPage(hostingScreen, true);
-export const TechnologiesPage = listPage(technologiesScreen, true);
-export const TypesPage = listPage(typesScreen, true);
-export const CategoriesPage = listPage(categoriesScreen, true);
-export const SubcategoriesPage = listPage(subcategoriesScreen, true);
-export const LanguagesPage = listPage(languagesScreen, false);
+const languagePages = screenPages(languagesScreen);
+export const LanguagesPage = languagePages.List;
+export const LanguageNewPage = languagePages.New;
+export const LanguageEditPage = languagePages.Edit;
 
 /** /websites/categories/:id/subcategories: the subcategories of one category; new ones belong to it. */
 export function CategorySubcategoriesPage({ title }: PageProps) {
   const { id = '' } = useParams<{ id: string }>();
   const fixed = useMemo(() => ({ categoryId: id }), [id]);
   return (
-    <Catalog>
+    <ResourceStoreProvider store={resourceStore}>
       <WebsiteTabs />
       <ResourceListPage
         key={id}
@@ -102,23 +88,6 @@ export function CategorySubcategoriesPage({ title }: PageProps) {
         fixed={fixed}
         back={{ href: '/websites/categories', label: msg`Categories` }}
       />
-    </Catalog>
-  );
-}
-
-export function LanguageNewPage({ title }: PageProps) {
-  return (
-    <Catalog>
-      <ResourceFormPage screen={languagesScreen} title={title} id={null} />
-    </Catalog>
-  );
-}
-
-export function LanguageEditPage({ title }: PageProps) {
-  const { id = '' } = useParams<{ id: string }>();
-  return (
-    <Catalog>
-      <ResourceFormPage key={id} screen={languagesScreen} title={title} id={id} />
-    </Catalog>
+    </ResourceStoreProvider>
   );
 }

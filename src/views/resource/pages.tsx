@@ -1,0 +1,45 @@
+import type { ComponentType, ReactNode } from 'react';
+import { useParams } from 'wouter';
+import type { PageProps } from '../../app/routes';
+import { resourceStore } from '../../db/store';
+import { ResourceFormPage } from './resource-form';
+import { ResourceListPage } from './resource-list-page';
+import type { ResourceScreen } from './screen';
+import { ResourceStoreProvider } from './store-context';
+
+type FormScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };
+
+interface ScreenPages {
+  List: ComponentType<PageProps>;
+  /** Only for a screen with form routes of its own (`routes`); without them the form is a dialog. */
+  New: ComponentType<PageProps>;
+  /** The record named by the route's `:id`. */
+  Edit: ComponentType<PageProps>;
+}
+
+/**
+ * The pages of one screen, derived from its description: the list, and the new and edit pages of
+ * a screen with form routes, each on the app's data layer. `above`: what the section shows over
+ * each of them (the website section's tabs). A module's routes then only name these.
+ */
+export function screenPages(screen: FormScreen, above?: ReactNode): ScreenPages;
+export function screenPages(screen: ResourceScreen, above?: ReactNode): Pick<ScreenPages, 'List'>;
+export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<ScreenPages> {
+  const frame = (page: ReactNode) => (
+    <ResourceStoreProvider store={resourceStore}>
+      {above}
+      {page}
+    </ResourceStoreProvider>
+  );
+  const List = ({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />);
+  if (!screen.routes) return { List };
+  const withRoutes = screen as FormScreen;
+  return {
+    List,
+    New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />),
+    Edit: function Edit({ title }: PageProps) {
+      const { id = '' } = useParams<{ id: string }>();
+      return frame(<ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />);
+    },
+  };
+}
