@@ -413,13 +413,28 @@ export function drain(send: Send): Promise<DrainResult> {
   return withOutboxLock(async () => {
     const startedAt = Date.now();
     let sent = 0;
+    // The outbox is read once and then kept in step with what this drain does, entity by entity:
+    // reading all of it before every send made a long queue quadratic. What others change
+    // meanwhile (a discard, a new edit) is caught before each send and when the queue runs dry.
+    const readAll = () => db.outbox.orderBy('seq').toArray();
+    let entries = await readAll();
     for (;;) {
-      const { next, orphans, retryAt } = plan(await db.outbox.orderBy('seq').toArray(), Date.now());
+      const { next, orphans, retryAt } = plan(entries, Date.now());
       if (orphans.length > 0) {
         await failOrphans(orphans);
+        entries = await readAll();
         continue;
       }
-      if (!next) return { startedAt, sent, stopped: null, retryAt };
+      if (!next) {
+        const latest = await readAll();
+        if (JSON.stringify(latest) === JSON.stringify(entries)) return { startedAt, sent, stopped: null, retryAt };
+        entries = latest;
+        continue;
+      }
+      if (JSON.stringify(await db.outbox.get(next.seq!)) !== JSON.stringify(next)) {
+        entries = await readAll();
+        continue;
+      }
       let data: unknown = null;
       try {
         data = (await send(toRequest(next))).data;
@@ -427,12 +442,17 @@ export function drain(send: Send): Promise<DrainResult> {
         const verdict = judge(next, error);
         if ('stop' in verdict) return { startedAt, sent, stopped: verdict.stop, retryAt: null };
         if (!('done' in verdict)) {
-          await db.outbox.update(next.seq!, held(next, verdict, error as ApiError));
+          const changes = held(next, verdict, error as ApiError);
+          await db.outbox.update(next.seq!, changes);
+          entries = entries.map((entry) => (entry.seq === next.seq ? { ...entry, ...changes } : entry));
           continue;
         }
       }
       await settle(next, data);
       sent += 1;
+      // settle() moved the entity's later entries onto the server's version: take them as stored.
+      const later = new Map((await byEntity(next.resource, next.entityId).toArray()).map((entry) => [entry.seq, entry]));
+      entries = entries.filter((entry) => entry.seq !== next.seq).map((entry) => later.get(entry.seq) ?? entry);
     }
   });
 }
