@@ -125,15 +125,11 @@ export function registerResource(
   }
 
   /** What the wire shows of a row: the entity base, the fields and computed fields; never a secret one. */
-  const toEntity = (row: Row, reveal: Values = {}) => {
-    const entity = {
-      _id: row.id,
-      version: row.version,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      ...Object.fromEntries(shownKeys.map((key) => [key, row[key]])),
-    };
-    return { ...(hooks.present ? hooks.present(entity, row) : entity), ...reveal };
+  const toEntity = (row: Row, reveal?: Values) => {
+    const entity: Values = { _id: row.id, version: row.version, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+    for (const key of shownKeys) entity[key] = row[key];
+    const shown = hooks.present ? hooks.present(entity, row) : entity;
+    return reveal ? { ...shown, ...reveal } : shown;
   };
   const say = (request: FastifyRequest, which: 'created' | 'updated' | 'deleted') => {
     const [descriptor, values] = resourceMessages(resource, request.t)[which];
