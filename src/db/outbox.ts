@@ -403,6 +403,8 @@ function held(entry: OutboxEntry, verdict: Held, error: ApiError): Partial<Outbo
   return attempts < MAX_ATTEMPTS ? { attempts, retryAt: Date.now() + BACKOFF_MS[attempts - 1]! } : { ...failed, attempts, retryAt: undefined };
 }
 
+const readAll = () => db.outbox.orderBy('seq').toArray();
+
 /**
  * Replays the outbox: the oldest pending entry of each entity, in seq order, until none is left or
  * no answer comes. An entity whose earlier entry is in conflict, failed or backing off waits, and
@@ -416,7 +418,6 @@ export function drain(send: Send): Promise<DrainResult> {
     // The outbox is read once and then kept in step with what this drain does, entity by entity:
     // reading all of it before every send made a long queue quadratic. What others change
     // meanwhile (a discard, a new edit) is caught before each send and when the queue runs dry.
-    const readAll = () => db.outbox.orderBy('seq').toArray();
     let entries = await readAll();
     for (;;) {
       const { next, orphans, retryAt } = plan(entries, Date.now());
