@@ -4,7 +4,7 @@ import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import { messages } from '../contract/messages';
 import { titleOf, type QueryOf, type Resource } from '../contract/resource';
-import { db, type CachedRecord, type WireRow } from './database';
+import { db, stillCreating, type CachedPage, type CachedRecord, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
@@ -27,18 +27,28 @@ export function outcomeClaimed(seq: number): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay). */
-async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<void> {
+/**
+ * Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay).
+ * Returns the rows as the device now holds them.
+ */
+async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<WireRow[]> {
   const keys = rows.map((row): [string, string] => [resource, row._id]);
   const previous = await db.records.bulkGet(keys);
   const records: CachedRecord[] = [];
-  rows.forEach((row, index) => {
+  const kept = rows.map((row, index) => {
     const old = previous[index];
-    if (old && old.row.version > row.version) return;
+    if (old && old.row.version > row.version) return old.row;
     const same = old?.row.version === row.version;
     records.push({ resource, scope, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
+    return row;
   });
   await db.records.bulkPut(records);
+  return kept;
+}
+
+/** The resource's changes not on the server yet, of its scope only: a website's page never shows another website's. */
+async function scopedEntries(resource: Resource) {
+  return (await outboxEntries(resource.name)).filter((entry) => (entry.scope ?? '') === resource.scopeKey);
 }
 
 async function prunePages(resource: string): Promise<void> {
@@ -53,8 +63,7 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
     const page = await db.cache.get(key);
     if (!page) return null;
     const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
-    // Only this scope's: a website's page never shows another website's pending changes.
-    const entries = (await outboxEntries(resource.name)).filter((entry) => (entry.scope ?? '') === resource.scopeKey);
+    const entries = await scopedEntries(resource);
     const createdSince = await db.records
       .where('createdLocally')
       .above(page.fetchedAt)
@@ -134,21 +143,32 @@ export const resourceStore: ResourceStore = {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const fetchedAt = Date.now();
-    const key = cacheKey(resource, query as Record<string, unknown>);
-    await db.transaction('rw', [db.cache, db.records], async () => {
-      await writeFetched(resource, rows, fetchedAt);
-      await db.cache.put({
-        key,
-        resource: resource.name,
-        query: canonicalQuery(resource, query as Record<string, unknown>),
-        ids: rows.map((row) => row._id),
-        pagination,
-        fetchedAt,
+    const page: CachedPage = {
+      key: cacheKey(resource, query as Record<string, unknown>),
+      resource: resource.name,
+      query: canonicalQuery(resource, query as Record<string, unknown>),
+      ids: rows.map((row) => row._id),
+      pagination,
+      fetchedAt,
+    };
+    // One transaction stores the page and reads back what the device shows of it (a newer row it
+    // holds, its pending changes): the rows appear as soon as that is done, on a phone too.
+    const stored = () =>
+      db.transaction('rw', [db.cache, db.records, db.outbox], async () => {
+        const held = await writeFetched(resource, rows, fetchedAt);
+        await db.cache.put(page);
+        await prunePages(resource.name);
+        return [held, await scopedEntries(resource)] as const;
       });
-      await prunePages(resource.name);
-    });
-    const cached = await readPage(resource, key);
-    return cached?.value ?? { items: rows.map((row) => toRow<R>(row)), pagination };
+    if (stillCreating()) {
+      // A first visit: nothing on the device to lay over the rows; they show now, and are kept once it is ready.
+      void stored().catch(() => undefined);
+      return { items: rows.map((row) => toRow<R>(row)), pagination };
+    }
+    const [kept, entries] = await stored();
+    const parsed = kept.map((row) => parseRow(resource, row));
+    if (parsed.some((row) => row === null)) return { items: rows.map((row) => toRow<R>(row)), pagination };
+    return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [] });
   },
 
   async cachedRecord<R extends Resource>(resource: R, id: string) {
