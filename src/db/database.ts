@@ -173,13 +173,25 @@ export const db = new SitekeeperDatabase();
 
 // Set once the database has opened on this device; the worker, without localStorage, never asks.
 const OPENED_KEY = 'sitekeeper-db-opened';
-const storage = typeof localStorage === 'undefined' ? null : localStorage;
+type KeyValues = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+const storage = ((): KeyValues | null => {
+  try {
+    return (globalThis as { localStorage?: KeyValues }).localStorage ?? null;
+  } catch {
+    // Storage the browser blocks: every visit counts as a first one, which costs only the wait.
+    return null;
+  }
+})();
 const openedBefore = storage?.getItem(OPENED_KEY) === '1';
 // Not db.isOpen(): that is true already while the database is being created.
 let ready = false;
 db.on('ready', () => {
   ready = true;
-  storage?.setItem(OPENED_KEY, '1');
+  try {
+    storage?.setItem(OPENED_KEY, '1');
+  } catch {
+    // Full or blocked storage: the next visit waits for the database, as before this shortcut.
+  }
 });
 
 /**
