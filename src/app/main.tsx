@@ -1,16 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { storedLanguage } from '../api/storage';
+import { dateFormat } from '../components/intl-formats';
 import { App } from './app';
 import { activateLanguage } from './i18n';
 import { preloadPath } from './routes';
+import { isAuthenticated } from './session';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 // Render only once the catalog and the screens of this path are in: a first paint in the wrong
 // language would flicker, and a screen still loading would hold the first render back twice.
-await Promise.all([activateLanguage(storedLanguage()), preloadPath(window.location.pathname)]);
+const language = storedLanguage();
+const ready = Promise.all([activateLanguage(language), preloadPath(window.location.pathname)]);
+// Signed-in screens show dates, and a formatter's first use loads its locale's data (~13 ms, four
+// times that on a slow phone): done now, while the screens' chunks are still on their way.
+if (isAuthenticated()) dateFormat(language);
+await ready;
 
 createRoot(root).render(
   <StrictMode>

@@ -17,6 +17,9 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return once(`date ${locale} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
+/** A day as lists show it ("23 Nov 2026"). */
+export const dateFormat = (locale: string) => dateTimeFormat(locale, { dateStyle: 'medium' });
+
 export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
   return once(`relative ${locale} ${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(locale, options));
 }

@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { dateTimeFormat } from '../../components/intl-formats';
+import { dateFormat } from '../../components/intl-formats';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { Pagination } from '../../components/pagination';
@@ -264,7 +264,7 @@ type I18n = ReturnType<typeof useLingui>['i18n'];
 
 /** A screen's column as the table shows it; the first one also marks rows not yet on the server. */
 function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n): DataColumn<Row> {
-  const date = column.format === 'date' ? dateTimeFormat(i18n.locale, { dateStyle: 'medium' }) : null;
+  const date = column.format === 'date' ? dateFormat(i18n.locale) : null;
   const text = (row: Row): string => {
     const value = row[column.key];
     switch (column.format) {
