@@ -12,6 +12,7 @@ vi.mock('../components/language-switcher', () => ({ LanguageSwitcher: () => null
 
 const SITE = '0190a1b2-0000-7000-8000-000000000001';
 const fetchMock = vi.fn<typeof fetch>();
+const listCalls = () => fetchMock.mock.calls.filter(([input]) => String(input).startsWith('/api/categories?'));
 
 beforeEach(() => {
   localStorage.clear();
@@ -47,7 +48,7 @@ describe('AppRoutes', () => {
   it('renders a preloaded path in its first render, shell and page together', async () => {
     localStorage.setItem('auth_token', 'token');
     localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
-    await preloadPath('/profile');
+    await preloadPath('/profile', Promise.resolve());
 
     // Not in an awaited act: had anything suspended, nothing would be on screen yet.
     renderScreen(
@@ -58,6 +59,30 @@ describe('AppRoutes', () => {
     );
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
     expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
+  });
+
+  it('asks for a list page’s first rows while the app loads, before anything renders', async () => {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    let languageReady!: () => void;
+    const loading = preloadPath('/websites/categories', new Promise<void>((resolve) => (languageReady = resolve)));
+    // The words of a failure are the catalog's: nothing is asked before it is in.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(listCalls()).toHaveLength(0);
+    languageReady();
+    await loading;
+    expect(listCalls().map(([input]) => String(input))).toEqual(['/api/categories?page=1&limit=10&sortBy=name&sortOrder=asc']);
+
+    // The page takes that request instead of making its own.
+    renderScreen(
+      <BrandingProvider>
+        <AppRoutes />
+      </BrandingProvider>,
+      { path: '/websites/categories' },
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Categories' })).toBeDefined();
+    await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+    expect(listCalls()).toHaveLength(1);
   });
 
   it.each([

@@ -36,6 +36,11 @@ const LanguagesPage = catalog('LanguagesPage');
 const LanguageNewPage = catalog('LanguageNewPage');
 const LanguageEditPage = catalog('LanguageEditPage');
 
+/** A page that can start reading its data before it renders, from its route's parameters. */
+interface Prefetching {
+  prefetch(params: Readonly<Record<string, string | undefined>>): void;
+}
+
 /** What a page is given: its route's title. */
 export interface PageProps {
   title: MessageDescriptor;
@@ -165,12 +170,25 @@ function screensOf(entry: RouteEntry): { preload?: () => Promise<unknown> }[] {
  * Loads the chunks the path will show (after its guard), all at once: the app's first render then
  * finds the shell and the page loaded, instead of loading one after the other behind fallbacks.
  */
-export function preloadPath(path: string): Promise<unknown> {
+export function preloadPath(path: string, languageReady: Promise<unknown>): Promise<unknown> {
   const session = readSession();
   const to = guard(findRoute(path).access, path, { user: session.user, authenticated: isAuthenticated(), pending: readPendingUser() !== null });
   const entry = findRoute(to ?? path);
-  // A chunk that fails to load fails again where it renders, with the app there to show it.
-  return Promise.all(screensOf(entry).map((screen) => screen.preload?.().catch(() => undefined)));
+  const params = matchRoute(routeParser, entry.path, to ?? path)[1] ?? {};
+  // A page that reads data starts it as soon as its code is in (and its messages, for a failure's
+  // words), not after React has rendered. A chunk that fails to load fails again where it
+  // renders, with the app there to show it.
+  return Promise.all(
+    screensOf(entry).map((screen) =>
+      screen
+        .preload?.()
+        .then(async (loaded) => {
+          await languageReady;
+          (loaded as Partial<Prefetching>).prefetch?.(params);
+        })
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /** "Page · Brand" inside the shell; the bare sign-in pages carry the brand alone. */

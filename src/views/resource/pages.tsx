@@ -1,11 +1,14 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
+import { prefetchList } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
+import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
 import { ResourceListPage } from './resource-list-page';
 import type { ResourceScreen } from './screen';
 import { ResourceStoreProvider } from './store-context';
+import { routeValues, scopedBy } from './use-scoped-resource';
 
 type FormScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };
 
@@ -31,7 +34,15 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<
       {page}
     </ResourceStoreProvider>
   );
-  const List = ({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />);
+  const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />), {
+    /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
+    prefetch(params: Readonly<Record<string, string | undefined>>) {
+      const values = routeValues(screen.resource, params, screen.scope);
+      if (values.includes('')) return;
+      const resource = scopedBy(screen.resource, JSON.stringify([values]));
+      prefetchList(resourceStore, resource, initialListQuery(resource));
+    },
+  });
   if (!screen.routes) return { List };
   const withRoutes = screen as FormScreen;
   return {

@@ -12,7 +12,7 @@ import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { Pagination } from '../../components/pagination';
 import { StatBoxes, type Stat } from '../../components/stat-boxes';
-import { withReadAhead, type Row } from '../../db/resource-store';
+import { readAhead, type Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { initialListQuery, listMachine } from '../../machines/list.machine';
 import { resourceText } from '../../api/mutations';
@@ -54,7 +54,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const { confirmDelete } = useConfirm();
   const resource = useScopedResource(screen.resource, screen.scope);
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
-  const [ahead] = useState(() => withReadAhead(store, resource, initialListQuery(resource, fixed)));
+  const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, fixed)));
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
   const actor = useActorRef(machine, { input: { resource, query: fixed } });
   const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);

@@ -9,10 +9,14 @@ import { inScope, type Resource } from '../../contract/resource';
  */
 export type RouteScope = Readonly<Record<string, string>>;
 
+/** The values of an entry's scope parameters, in their order, read from a route's parameters. */
+export const routeValues = (resource: Resource, params: Readonly<Record<string, string | undefined>>, routeScope: RouteScope = {}) =>
+  resource.scopeParams.map((name) => params[routeScope[name] ?? name] ?? '');
+
 /** The values of `resource`'s scope parameters on the current route, in their order, as one key. */
 export function useScopeKey(resources: readonly Resource[], routeScope: RouteScope = {}): string {
   const params = useParams<Record<string, string>>();
-  return JSON.stringify(resources.map((resource) => resource.scopeParams.map((name) => params[routeScope[name] ?? name] ?? '')));
+  return JSON.stringify(resources.map((resource) => routeValues(resource, params, routeScope)));
 }
 
 /** `resource` filled in with the values a scope key holds for it (its index among the key's resources). */
