@@ -134,12 +134,17 @@ export interface Scenario {
   prepare?: (context: BrowserContext) => Promise<unknown>;
 }
 
+/** A new profile as the scenario wants it (a stored session), watching for its marker. */
+async function prepare(context: BrowserContext, scenario: Scenario): Promise<void> {
+  await scenario.prepare?.(context);
+  await watch(context, scenario.marker);
+}
+
 /** A first visit: a new profile, nothing cached, no service worker yet. */
 export async function cold(browser: Browser, scenario: Scenario, profile: Profile): Promise<Visit> {
   const context = await browser.newContext({ viewport: DESKTOP });
   try {
-    await scenario.prepare?.(context);
-    await watch(context, scenario.marker);
+    await prepare(context, scenario);
     const page = await context.newPage();
     if (profile === 'phone') await throttle(page);
     return await visit(page, scenario.url, { bytes: profile === 'loopback' });
@@ -155,8 +160,7 @@ export async function cold(browser: Browser, scenario: Scenario, profile: Profil
 export async function warm(browser: Browser, scenario: Scenario, profile: Profile): Promise<Visit> {
   const context = await browser.newContext({ viewport: DESKTOP });
   try {
-    await scenario.prepare?.(context);
-    await watch(context, scenario.marker);
+    await prepare(context, scenario);
     const first = await context.newPage();
     await visit(first, scenario.url, { bytes: false });
     // Active means installed, and installing means the precache is complete.

@@ -347,9 +347,12 @@ export async function rememberServerRow(resource: string, id: string, row: unkno
   });
 }
 
-/** A 2xx: the entry is done; its entity's later entries continue from the version the server gave. */
-async function settle(entry: OutboxEntry, data: unknown): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.records, db.cache, db.meta], async () => {
+/**
+ * A 2xx: the entry is done; its entity's later entries continue from the version the server gave.
+ * Returns those entries as they are now stored.
+ */
+async function settle(entry: OutboxEntry, data: unknown): Promise<OutboxEntry[]> {
+  return db.transaction('rw', [db.outbox, db.records, db.cache, db.meta], async () => {
     await db.outbox.delete(entry.seq!);
     if (entry.kind === 'delete') {
       await writeServerRow(entry.resource, entry.entityId, null);
@@ -364,6 +367,7 @@ async function settle(entry: OutboxEntry, data: unknown): Promise<void> {
       await db.records.delete([entry.resource, entry.entityId]);
     }
     await db.meta.put({ key: 'lastSync', at: Date.now() });
+    return byEntity(entry.resource, entry.entityId).toArray();
   });
 }
 
@@ -449,10 +453,9 @@ export function drain(send: Send): Promise<DrainResult> {
           continue;
         }
       }
-      await settle(next, data);
-      sent += 1;
       // settle() moved the entity's later entries onto the server's version: take them as stored.
-      const later = new Map((await byEntity(next.resource, next.entityId).toArray()).map((entry) => [entry.seq, entry]));
+      const later = new Map((await settle(next, data)).map((entry) => [entry.seq, entry]));
+      sent += 1;
       entries = entries.filter((entry) => entry.seq !== next.seq).map((entry) => later.get(entry.seq) ?? entry);
     }
   });
