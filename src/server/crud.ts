@@ -22,6 +22,8 @@ import type { Db } from './store/store';
 export type Row = Record<string, unknown> & { id: string; version: number; createdAt: Date; updatedAt: Date };
 type Params = Record<string, string>;
 type Values = Record<string, unknown>;
+/** The rows a caller may touch, and what a create stamps on its row. */
+type Scope = { where?: SQL; values: Values };
 type ListQuery = { page: number; limit: number; search?: string; sortBy?: string; sortOrder?: 'asc' | 'desc'; ids?: string[] } & Values;
 /** The request's transaction, for hooks that write beside the row. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -42,7 +44,7 @@ export interface HookContext {
  */
 export interface ResourceHooks {
   beforeCreate?(values: Values, context: HookContext): Values | Promise<Values>;
-  beforeUpdate?(changes: Values, context: HookContext & { id: string }): Values | Promise<Values>;
+  beforeUpdate?(changes: Values, context: HookContext): Values | Promise<Values>;
   afterDelete?(row: Row, context: HookContext): void | Promise<void>;
   present?(entity: Values, row: Row): Values;
 }
@@ -140,20 +142,20 @@ export function registerResource(
    * The rows this caller may touch, and what a create stamps on its row: one branch per scope.
    * A website route's guard resolved its website; the raw parameter is never read here.
    */
-  function scope(request: FastifyRequest): { where?: SQL; values: Values; websiteId: string | null } {
+  function scope(request: FastifyRequest): Scope {
     switch (resource.scope) {
       case 'global':
-        return { values: {}, websiteId: null };
+        return { values: {} };
       case 'website': {
         const website = request.website;
         if (!website) throw new Error(`Resource ${resource.name}: a website route ran without its website`);
-        return { where: eq(column('websiteId'), website.id), values: { websiteId: website.id }, websiteId: website.id };
+        return { where: eq(column('websiteId'), website.id), values: { websiteId: website.id } };
       }
       case 'owner': {
         const auth = caller(request);
-        if (isAdmin(principal(auth))) return { values: {}, websiteId: null };
+        if (isAdmin(principal(auth))) return { values: {} };
         const mine = or(...resource.owners.map((key) => eq(column(key), auth.user.id)));
-        return { where: mine, values: { [resource.owners[0]!]: auth.user.id }, websiteId: null };
+        return { where: mine, values: { [resource.owners[0]!]: auth.user.id } };
       }
     }
   }
@@ -173,7 +175,7 @@ export function registerResource(
   /** Runs a write, inside a transaction when a hook writes beside it. */
   const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> =>
     hooks.beforeCreate || hooks.beforeUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
-  const context = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: scope(request).websiteId, reveal: {} });
+  const context = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: request.website?.id ?? null, reveal: {} });
 
   /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
   async function countRows(where: SQL | undefined): Promise<number> {
@@ -187,11 +189,11 @@ export function registerResource(
 
   /** The item the path names, within the caller's scope; a singleton's is its website's one row. */
   function itemWhere(request: FastifyRequest): SQL {
-    const own = scope(request).where;
-    if (singleton) return own!;
+    const { where } = scope(request);
+    if (singleton) return where!;
     const id = (request.params as Params)[resource.itemParam!];
     if (!isUuid(id)) throw new HttpError(404, messages.notFound);
-    return and(eq(column('id'), id), own)!;
+    return and(eq(column('id'), id), where)!;
   }
 
   /** An update or delete that matched nothing: the item is gone (404) or was changed meanwhile (409 with it). */
@@ -270,12 +272,13 @@ export function registerResource(
   async function create(request: FastifyRequest, reply: FastifyReply) {
     const { _id, ...body } = request.body as { _id?: string } & Values;
     const values = written(request, body, true);
+    const stamped = scope(request).values;
     const now = clock();
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = context(request, tx);
         const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
-        const insert = { ...stored, ...scope(request).values, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
+        const insert = { ...stored, ...stamped, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
         const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
         return [inserted!, hook.reveal] as const;
       }),
@@ -291,8 +294,7 @@ export function registerResource(
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = context(request, tx);
-        const id = singleton ? '' : (request.params as Params)[resource.itemParam!]!;
-        const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, { ...hook, id }) : values;
+        const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, hook) : values;
         // One statement: the version check and the change cannot be split by another writer.
         const [changed] = (await tx
           .update(table)
