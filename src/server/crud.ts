@@ -49,6 +49,9 @@ export interface ResourceHooks {
   present?(entity: Values, row: Row): Values;
 }
 
+/** What a hook is handed: the transaction, the request, and the website its guard resolved. */
+const hookContext = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: request.website?.id ?? null, reveal: {} });
+
 /** `%` and `_` typed into the search box are text, not wildcards. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -175,7 +178,6 @@ export function registerResource(
   /** Runs a write, inside a transaction when a hook writes beside it. */
   const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> =>
     hooks.beforeCreate || hooks.beforeUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
-  const context = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: request.website?.id ?? null, reveal: {} });
 
   /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
   async function countRows(where: SQL | undefined): Promise<number> {
@@ -276,7 +278,7 @@ export function registerResource(
     const now = clock();
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
-        const hook = context(request, tx);
+        const hook = hookContext(request, tx);
         const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
         const insert = { ...stored, ...stamped, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
         const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
@@ -293,7 +295,7 @@ export function registerResource(
     const values = written(request, request.body as Values, false);
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
-        const hook = context(request, tx);
+        const hook = hookContext(request, tx);
         const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, hook) : values;
         // One statement: the version check and the change cannot be split by another writer.
         const [changed] = (await tx
@@ -318,7 +320,7 @@ export function registerResource(
           .delete(table)
           .where(and(where, eq(column('version'), version)))
           .returning()) as Row[];
-        if (deleted && hooks.afterDelete) await hooks.afterDelete(deleted, context(request, tx));
+        if (deleted && hooks.afterDelete) await hooks.afterDelete(deleted, hookContext(request, tx));
         return deleted;
       }),
     );
