@@ -187,12 +187,16 @@ export type QueryOf<R extends Resource> = z.input<R['query']>;
 /** The scope parameters of a resource's paths (`{ websiteId }`); empty for a global one. */
 export type ScopeParams = Readonly<Record<string, string>>;
 
-/** A path with its `:param`s filled in; every one must be given. */
-export function fillPath(path: string, params: ScopeParams): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => {
+/**
+ * A path with its `:param`s filled in; every one must be given, unless `keep` names it (a scope
+ * filled in before the record's id is known).
+ */
+export function fillPath(path: string, params: ScopeParams, keep: readonly string[] = []): string {
+  return path.replace(/:(\w+)/g, (whole, name: string) => {
     const value = params[name];
-    if (value === undefined) throw new Error(`No value for :${name} in ${path}`);
-    return encodeURIComponent(value);
+    if (value) return encodeURIComponent(value);
+    if (keep.includes(name)) return whole;
+    throw new Error(`No value for :${name} in ${path}`);
   });
 }
 
@@ -203,15 +207,10 @@ export function fillPath(path: string, params: ScopeParams): string {
  */
 export function inScope<R extends Resource>(resource: R, params: ScopeParams): R {
   if (resource.scopeParams.length === 0) return resource;
-  const values = resource.scopeParams.map((name) => {
-    const value = params[name];
-    if (!value) throw new Error(`No value for :${name} of ${resource.name}`);
-    return value;
-  });
-  const fill = (path: string | undefined) =>
-    path?.replace(/:(\w+)/g, (whole, name: string) => (resource.scopeParams.includes(name) ? encodeURIComponent(params[name]!) : whole));
+  const keep = resource.itemParam ? [resource.itemParam] : [];
+  const fill = (path: string | undefined) => (path === undefined ? undefined : fillPath(path, params, keep));
   const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create) };
-  return { ...resource, paths, scopeKey: values.join('/') };
+  return { ...resource, paths, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
 }
 
 /** How a person knows a record: its title field, else its id. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod/mini';
 import type { FieldError, Pagination } from '../contract/envelope';
 import type { EntityBaseSchema, EntityOf, QueryOf, Resource } from '../contract/resource';
+import { cacheKey } from './view';
 
 /**
  * An entity as the client holds it: `_id` becomes `id` once, in `api/` (DESIGN §4). The base fields
@@ -72,14 +73,14 @@ function started<T>(promise: Promise<T>): Promise<never> | null {
  * Each is handed over once: a later load (a refresh, another query) asks again.
  */
 export function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
-  const key = listKey(resource, query);
+  const key = cacheKey(resource, query);
   let read = started(store.cachedList(resource, query));
   let fetched = started(store.fetchList(resource, query));
   const take = (asked: Resource, askedQuery: unknown, which: 'read' | 'fetched') => {
     const ahead = which === 'read' ? read : fetched;
     if (which === 'read') read = null;
     else fetched = null;
-    return ahead && listKey(asked, askedQuery) === key ? ahead : null;
+    return ahead && cacheKey(asked, askedQuery as Record<string, unknown>) === key ? ahead : null;
   };
   return {
     ...store,
@@ -87,9 +88,6 @@ export function withReadAhead<R extends Resource>(store: ResourceStore, resource
     fetchList: (asked, askedQuery, signal) => take(asked, askedQuery, 'fetched') ?? store.fetchList(asked, askedQuery, signal),
   };
 }
-
-/** One list of one scope: the entry's copies for a scope are equal, not the same object. */
-const listKey = (resource: Resource, query: unknown) => JSON.stringify([resource.name, resource.scopeKey, query]);
 
 /** Read-aheads started before their screen rendered, each waiting to be taken once. */
 const early = new Map<string, { store: ResourceStore; ahead: ResourceStore }>();
@@ -99,12 +97,12 @@ const early = new Map<string, { store: ResourceStore; ahead: ResourceStore }>();
  * so the request is on its way before React renders; the screen takes it with `readAhead`.
  */
 export function prefetchList<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): void {
-  early.set(listKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
+  early.set(cacheKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
 }
 
 /** The list's read-ahead: the one started before the screen on the same store, else one started now. */
 export function readAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
-  const key = listKey(resource, query);
+  const key = cacheKey(resource, query);
   const taken = early.get(key);
   early.delete(key);
   return taken?.store === store ? taken.ahead : withReadAhead(store, resource, query);

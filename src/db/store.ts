@@ -8,7 +8,7 @@ import { db, stillCreating, type CachedPage, type CachedRecord, type WireRow } f
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
-import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, parseRow, refusalText, toRow } from './view';
+import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, pageKey, parseRow, refusalText, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
@@ -46,9 +46,12 @@ async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows:
   return kept;
 }
 
-/** The resource's changes not on the server yet, of its scope only: a website's page never shows another website's. */
+/** Whether a cached record or an outbox entry belongs to this copy's scope: a website's pages never show another's. */
+const ofScope = (resource: Resource, item: { scope?: string }) => (item.scope ?? '') === resource.scopeKey;
+
+/** The resource's changes not on the server yet, of its scope only. */
 async function scopedEntries(resource: Resource) {
-  return (await outboxEntries(resource.name)).filter((entry) => (entry.scope ?? '') === resource.scopeKey);
+  return (await outboxEntries(resource.name)).filter((entry) => ofScope(resource, entry));
 }
 
 async function prunePages(resource: string): Promise<void> {
@@ -67,7 +70,7 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
     const createdSince = await db.records
       .where('createdLocally')
       .above(page.fetchedAt)
-      .filter((record) => record.resource === resource.name && (record.scope ?? '') === resource.scopeKey)
+      .filter((record) => record.resource === resource.name && ofScope(resource, record))
       .toArray();
     return { page, stored, entries, createdSince };
   });
@@ -143,10 +146,11 @@ export const resourceStore: ResourceStore = {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const fetchedAt = Date.now();
+    const canonical = canonicalQuery(resource, query as Record<string, unknown>);
     const page: CachedPage = {
-      key: cacheKey(resource, query as Record<string, unknown>),
+      key: pageKey(resource, canonical),
       resource: resource.name,
-      query: canonicalQuery(resource, query as Record<string, unknown>),
+      query: canonical,
       ids: rows.map((row) => row._id),
       pagination,
       fetchedAt,
@@ -166,7 +170,8 @@ export const resourceStore: ResourceStore = {
       return { items: rows.map((row) => toRow<R>(row)), pagination };
     }
     const [kept, entries] = await stored();
-    const parsed = kept.map((row) => parseRow(resource, row));
+    // The server's rows were parsed on arrival; only a newer copy the device kept needs it.
+    const parsed = kept.map((row, index) => (row === rows[index] ? row : parseRow(resource, row)));
     if (parsed.some((row) => row === null)) return { items: rows.map((row) => toRow<R>(row)), pagination };
     return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [] });
   },

@@ -29,10 +29,13 @@ export function canonicalQuery(resource: Resource, query: Query): Record<string,
 }
 
 /** One page's key: the entry, its scope (a website's pages are its own), the canonical query. */
-export function cacheKey(resource: Resource, query: Query): string {
+export function pageKey(resource: Resource, canonical: Record<string, string | number>): string {
   const scope = resource.scopeKey ? `@${resource.scopeKey}` : '';
-  return `${resource.name}${scope}?${new URLSearchParams(Object.entries(canonicalQuery(resource, query)).map(([k, v]) => [k, String(v)]))}`;
+  return `${resource.name}${scope}?${new URLSearchParams(Object.entries(canonical).map(([k, v]) => [k, String(v)]))}`;
 }
+
+/** The key of the page a query asks for, as the list machine and the read-ahead know it. */
+export const cacheKey = (resource: Resource, query: Query): string => pageKey(resource, canonicalQuery(resource, query));
 
 /**
  * `_id` becomes `id` once (DESIGN §4); every other field stays as the server named it. `pending`

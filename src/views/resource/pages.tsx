@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
+import { inScope } from '../../contract/resource';
 import { prefetchList } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
 import { initialListQuery } from '../../machines/list.machine';
@@ -8,7 +9,7 @@ import { ResourceFormPage } from './resource-form';
 import { ResourceListPage } from './resource-list-page';
 import type { ResourceScreen } from './screen';
 import { ResourceStoreProvider } from './store-context';
-import { routeValues, scopedBy } from './use-scoped-resource';
+import { routeScopeOf } from './use-scoped-resource';
 
 type FormScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };
 
@@ -37,9 +38,9 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<
   const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />), {
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
-      const values = routeValues(screen.resource, params, screen.scope);
-      if (values.includes('')) return;
-      const resource = scopedBy(screen.resource, JSON.stringify([values]));
+      const scope = routeScopeOf(screen.resource, params, screen.scope);
+      if (Object.values(scope).includes('')) return;
+      const resource = inScope(screen.resource, scope);
       prefetchList(resourceStore, resource, initialListQuery(resource));
     },
   });

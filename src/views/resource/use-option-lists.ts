@@ -7,7 +7,7 @@ import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import type { OptionSource } from './screen';
 import { useResourceStore } from './store-context';
-import { scopedBy, useScopeKey, type RouteScope } from './use-scoped-resource';
+import { useScopedResources, type RouteScope } from './use-scoped-resource';
 
 /** The options of each source, by its resource's name; a source not loaded yet has none. */
 export type OptionLists = Readonly<Record<string, readonly SelectOption[]>>;
@@ -44,7 +44,7 @@ function optionActor(store: ResourceStore, source: OptionSource, resource: Resou
  */
 export function useOptionLists(sources: readonly OptionSource[], wanted: WantedIds = NONE, routeScope?: RouteScope): Options {
   const store = useResourceStore();
-  const scopeKey = useScopeKey(
+  const resources = useScopedResources(
     useMemo(() => sources.map((source) => source.resource), [sources]),
     routeScope,
   );
@@ -54,7 +54,7 @@ export function useOptionLists(sources: readonly OptionSource[], wanted: WantedI
   const lookups = useRef(new Map<string, ListActor>());
   const asked = useRef(new Set<string>());
 
-  const scoped = useMemo(() => sources.map((source, index) => ({ source, resource: scopedBy(source.resource, scopeKey, index) })), [sources, scopeKey]);
+  const scoped = useMemo(() => sources.map((source, index) => ({ source, resource: resources[index]! })), [sources, resources]);
 
   useEffect(() => {
     const running = browsers.current;

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useParams } from 'wouter';
-import { inScope, type Resource } from '../../contract/resource';
+import { inScope, type Resource, type ScopeParams } from '../../contract/resource';
 
 /**
  * Which route parameter holds each scope parameter of an entry: `{ websiteId: 'id' }` on the
@@ -9,27 +9,28 @@ import { inScope, type Resource } from '../../contract/resource';
  */
 export type RouteScope = Readonly<Record<string, string>>;
 
-/** The values of an entry's scope parameters, in their order, read from a route's parameters. */
-export const routeValues = (resource: Resource, params: Readonly<Record<string, string | undefined>>, routeScope: RouteScope = {}) =>
-  resource.scopeParams.map((name) => params[routeScope[name] ?? name] ?? '');
-
-/** The values of `resource`'s scope parameters on the current route, in their order, as one key. */
-export function useScopeKey(resources: readonly Resource[], routeScope: RouteScope = {}): string {
-  const params = useParams<Record<string, string>>();
-  return JSON.stringify(resources.map((resource) => routeValues(resource, params, routeScope)));
-}
-
-/** `resource` filled in with the values a scope key holds for it (its index among the key's resources). */
-export function scopedBy<R extends Resource>(resource: R, key: string, index = 0): R {
-  const values: string[] = (JSON.parse(key) as string[][])[index]!;
-  return inScope(resource, Object.fromEntries(resource.scopeParams.map((name, at) => [name, values[at]!])));
+/** An entry's scope as a route's parameters give it ('' where the route has none). */
+export function routeScopeOf(resource: Resource, params: Readonly<Record<string, string | undefined>>, routeScope: RouteScope = {}): ScopeParams {
+  return Object.fromEntries(resource.scopeParams.map((name) => [name, params[routeScope[name] ?? name] ?? '']));
 }
 
 /**
- * The screen's entry on the route's scope: on `/cms/:id/posts` with `{ websiteId: 'id' }`, the
- * posts of that website. One copy per scope, so the machines and the read-ahead see one object.
+ * Each entry filled in for the current route's scope. The copies change only when the scope does,
+ * so the machines and the read-ahead keep seeing one object per scope.
  */
+export function useScopedResources<R extends Resource>(resources: readonly R[], routeScope?: RouteScope): R[] {
+  const params = useParams<Record<string, string>>();
+  const key = JSON.stringify(resources.map((resource) => routeScopeOf(resource, params, routeScope)));
+  return useMemo(() => {
+    const scopes = JSON.parse(key) as ScopeParams[];
+    return resources.map((resource, index) => inScope(resource, scopes[index]!));
+  }, [resources, key]);
+}
+
+/** The screen's entry on the route's scope: on `/cms/:id/posts` with `{ websiteId: 'id' }`, that website's posts. */
 export function useScopedResource<R extends Resource>(resource: R, routeScope?: RouteScope): R {
-  const key = useScopeKey([resource], routeScope);
-  return useMemo(() => scopedBy(resource, key), [resource, key]);
+  return useScopedResources(
+    useMemo(() => [resource], [resource]),
+    routeScope,
+  )[0]!;
 }
