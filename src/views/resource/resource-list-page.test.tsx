@@ -25,6 +25,18 @@ const seed = () => ({
   ],
 });
 
+const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
+/** A website's notes on a CMS route, the website in the route's :id. */
+const notesScreen: ResourceScreen = {
+  resource: notes,
+  scope: { websiteId: 'id' },
+  columns: [
+    { key: 'title', label: msg`Title` },
+    { key: 'topicId', label: msg`Topic`, format: 'lookup', source: { resource: topics } },
+  ],
+  fields: [{ name: 'title', label: msg`Title`, kind: 'text' }],
+};
+
 const title = msg`Subcategories`;
 const PENDING = 'Not synced yet';
 /** The first cell of every row, without the marker of a change not on the server yet. */
@@ -209,6 +221,27 @@ describe('ResourceListPage', () => {
     expect(screen.queryByRole('button', { name: /^(Edit|Delete) / })).toBeNull();
   });
 
+  it('offers a team member what their role’s level allows: edit without add or delete', async () => {
+    const { store } = fakeStore({ notes: [row({ id: 'n1', title: 'Opening hours', topicId: null })], topics: [] });
+    const editor = sessionUser({
+      type: 'teammember',
+      role: 'Editor',
+      websiteId: SITE,
+      roleInfo: { permissions: { cms: true, seo: false, team: false, settings: false }, cmsPermissions: { pages: 'edit' } },
+    });
+    renderResourceScreen(
+      <Route path="/cms/:id/notes">
+        <ResourceListPage screen={notesScreen} title={msg`Notes`} />
+      </Route>,
+      store,
+      { path: `/cms/${SITE}/notes`, user: editor },
+    );
+
+    expect(await screen.findByRole('button', { name: 'Edit Opening hours' })).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Delete Opening hours' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add note' })).toBeNull();
+  });
+
   it('lists one category’s subcategories: fixed in the query, shown as a figure, not offered as a filter', async () => {
     const { store, spies } = fakeStore(seed());
     renderResourceScreen(
@@ -248,17 +281,7 @@ describe('ResourceListPage', () => {
   });
 
   it('lists a website’s records on a CMS route, the website read from the route’s :id, and names their topics there too', async () => {
-    const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
     const { store, spies } = fakeStore({ notes: [row({ id: 'n1', title: 'Opening hours', topicId: 't1' })], topics: [row({ id: 't1', name: 'News' })] });
-    const notesScreen: ResourceScreen = {
-      resource: notes,
-      scope: { websiteId: 'id' },
-      columns: [
-        { key: 'title', label: msg`Title` },
-        { key: 'topicId', label: msg`Topic`, format: 'lookup', source: { resource: topics } },
-      ],
-      fields: [{ name: 'title', label: msg`Title`, kind: 'text' }],
-    };
     renderResourceScreen(
       <Route path="/cms/:id/notes">
         <ResourceListPage screen={notesScreen} title={msg`Notes`} />

@@ -68,7 +68,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const { routes } = screen;
   const item = i18n._(resource.label.one);
   const items = i18n._(resource.label.other);
-  const canWrite = allows(resource.access.update, user);
+  // Per operation, as the server decides: a team role may edit a module's records without
+  // adding or deleting any (spec §6).
+  const may = { create: allows(resource.access.create, user), update: allows(resource.access.update, user), delete: allows(resource.access.delete, user) };
 
   // The form dialog's choices too, so opening it does not load the same lists again.
   const sources = useMemo(
@@ -76,9 +78,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
       optionSources(
         ...(screen.filters ?? []).map((filter) => filter.source),
         ...screen.columns.map((column) => (column.format === 'lookup' ? column.source : undefined)),
-        ...(canWrite && !screen.routes ? fieldSources(screen.fields) : []),
+        ...((may.create || may.update) && !screen.routes ? fieldSources(screen.fields) : []),
       ),
-    [screen, canWrite],
+    [screen, may.create, may.update],
   );
   // The names the page shows: its lookups' ids, and the values its fixed and chosen filters hold.
   const wanted = useMemo(() => {
@@ -142,24 +144,27 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
     const name = titleOf(resource, row);
     return (
       <div className={styles.rowActions}>
-        {routes ? (
-          <Link href={routes.edit(row.id)} className={styles.iconAction} aria-label={t`Edit ${name}`}>
-            <Pencil aria-hidden size={18} />
-          </Link>
-        ) : (
-          <button type="button" className={styles.iconAction} aria-label={t`Edit ${name}`} onClick={() => setEditing({ id: row.id })}>
-            <Pencil aria-hidden size={18} />
+        {may.update &&
+          (routes ? (
+            <Link href={routes.edit(row.id)} className={styles.iconAction} aria-label={t`Edit ${name}`}>
+              <Pencil aria-hidden size={18} />
+            </Link>
+          ) : (
+            <button type="button" className={styles.iconAction} aria-label={t`Edit ${name}`} onClick={() => setEditing({ id: row.id })}>
+              <Pencil aria-hidden size={18} />
+            </button>
+          ))}
+        {may.delete && (
+          <button
+            type="button"
+            className={`${styles.iconAction} ${styles.danger}`}
+            aria-label={t`Delete ${name}`}
+            disabled={deleting}
+            onClick={() => void remove(row)}
+          >
+            <Trash2 aria-hidden size={18} />
           </button>
         )}
-        <button
-          type="button"
-          className={`${styles.iconAction} ${styles.danger}`}
-          aria-label={t`Delete ${name}`}
-          disabled={deleting}
-          onClick={() => void remove(row)}
-        >
-          <Trash2 aria-hidden size={18} />
-        </button>
       </div>
     );
   };
@@ -179,7 +184,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
         <h1 id={titleId} className={styles.title}>
           {i18n._(title)}
         </h1>
-        {canWrite &&
+        {may.create &&
           (routes ? (
             <Link href={routes.create} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
               <Plus aria-hidden size={18} />
@@ -230,7 +235,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
             rows={page.items}
             busy={loading && !refreshing}
             sort={{ by: query.sortBy, order: query.sortOrder, onSort: (sortBy, sortOrder) => actor.send({ type: 'list.sort', sortBy, sortOrder }) }}
-            actions={canWrite ? actions : undefined}
+            actions={may.update || may.delete ? actions : undefined}
             empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
           />
           <Pagination pagination={page.pagination} disabled={loading} onPage={(next) => actor.send({ type: 'list.page', page: next })} />
