@@ -8,6 +8,8 @@ import { defineResource } from '../../src/contract/resource';
 
 const label = (one: string, other: string) => ({ one: { id: `test.${one}`, message: one }, other: { id: `test.${other}`, message: other } });
 const Name = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
+/** A record that is only its name. */
+const nameOnly = { title: 'name', fields: { name: Name }, filters: {}, search: ['name'], sort: ['name'] } as const;
 
 /** A website's topics: website from the path on every route (`/:websiteId/:topicId`). */
 export const topics = defineResource({
@@ -16,11 +18,7 @@ export const topics = defineResource({
   scope: 'website',
   module: 'posts',
   paths: { list: '/api/test/topics/:websiteId', item: '/api/test/topics/:websiteId/:topicId' },
-  title: 'name',
-  fields: { name: Name },
-  filters: {},
-  search: ['name'],
-  sort: ['name'],
+  ...nameOnly,
 });
 
 /**
@@ -51,11 +49,7 @@ export const menus = defineResource({
   scope: 'website',
   module: 'gastro',
   paths: { list: '/api/test/menus/:websiteId', item: '/api/test/menus/:menuId' },
-  title: 'name',
-  fields: { name: Name },
-  filters: {},
-  search: ['name'],
-  sort: ['name'],
+  ...nameOnly,
 });
 
 /** The spec's SEO shape: one record per website at `/website/:id`, behind the seo flag. */
