@@ -41,9 +41,9 @@ describe.each(storeKinds)('scoped resources (%s)', (kind) => {
     const ctx = { store: test.store, clock: () => new Date() };
     registerResource(test.app, ctx, topics, topicsTable);
     registerResource(test.app, ctx, notes, notesTable, {
-      async beforeCreate(values, { tx, websiteId, reveal }) {
+      async beforeCreate(values, { tx, request, reveal }) {
         // A hook that writes and then refuses: its write must not outlive the refusal.
-        await tx.insert(topicsTable).values({ websiteId: websiteId!, name: `written by ${String(values.title)}` });
+        await tx.insert(topicsTable).values({ websiteId: request.website!.id, name: `written by ${String(values.title)}` });
         if (values.title === 'refused') throw fieldError('body.title', messages.invalidValue);
         const slug = String(values.title).toLowerCase().replaceAll(' ', '-');
         reveal.receipt = `receipt for ${slug}`;

@@ -28,11 +28,10 @@ type ListQuery = { page: number; limit: number; search?: string; sortBy?: string
 /** The request's transaction, for hooks that write beside the row. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** What a hook knows besides the values: the transaction it runs in, the request, the website. */
+/** What a hook knows besides the values: the transaction it runs in, and the request (its website: `request.website`). */
 export interface HookContext {
   tx: Tx;
   request: FastifyRequest;
-  websiteId: string | null;
   /** Values this one answer shows and nothing stores as they are: a new API key, once. */
   reveal: Values;
 }
@@ -49,8 +48,8 @@ export interface ResourceHooks {
   present?(entity: Values, row: Row): Values;
 }
 
-/** What a hook is handed: the transaction, the request, and the website its guard resolved. */
-const hookContext = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, websiteId: request.website?.id ?? null, reveal: {} });
+/** What a hook is handed: the transaction and the request (`request.website`: the website its guard resolved). */
+const hookContext = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, request, reveal: {} });
 
 /** `%` and `_` typed into the search box are text, not wildcards. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
