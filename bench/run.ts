@@ -50,7 +50,8 @@ await section('pages in Chromium: bytes and time to visible', ['browser'], async
   const rowsMarker = { selector: 'td', text: firstCategory };
   const list = { url: `${app.url}/websites/categories`, marker: rowsMarker, prepare: signedIn, worker: true };
   const floorList = { url: `${floor.url}/list.html`, marker: rowsMarker, prepare: signedIn };
-  const home = { url: `${app.url}/`, marker: { selector: 'main h1' }, prepare: signedIn, worker: true };
+  // The admin's dashboard is visible once its first figure (a stats answer) is in.
+  const home = { url: `${app.url}/`, marker: { selector: 'main dd' }, prepare: signedIn, worker: true };
   const out: Figure[] = [];
 
   const loginCold = await sample('cold login loopback', samples, () => cold(browser, login, 'loopback'));
@@ -66,6 +67,7 @@ await section('pages in Chromium: bytes and time to visible', ['browser'], async
   const floorLoginPhone = await sample('cold floorLogin phone', samples, () => cold(browser, floorLogin, 'phone'));
   out.push({ name: 'login form visible, cold, phone', unit: 'ms', ours: loginPhone.visibleMs, floor: floorLoginPhone.visibleMs, target: { atMost: 1500 } });
 
+  out.push({ name: 'dashboard figures visible after sign-in, cold, loopback', unit: 'ms', ours: homeCold.visibleMs, floor: floorListCold.visibleMs });
   const listCold = await sample('cold list loopback', samples, () => cold(browser, list, 'loopback'));
   out.push({ name: 'list rows visible after sign-in, cold, loopback', unit: 'ms', ours: listCold.visibleMs, floor: floorListCold.visibleMs, target: { ratioAtMost: 2 } });
   const listPhone = await sample('cold list phone', samples, () => cold(browser, list, 'phone'));
@@ -151,7 +153,7 @@ writeMarkdown(join(import.meta.dirname, '../docs/benchmarks.md'), figures, {
   machine,
   notes: [
     `Median of ${samples} samples for every browser and start-up figure; list rounds of ${seconds} s (BENCH_SAMPLES, BENCH_SECONDS).`,
-    'Pages: headless Chromium via Playwright (Debian\'s chromium-headless-shell when installed: the engine without the browser\'s own interface, whose omnibox WebUI the full browser loads beside every page), a new profile per cold sample; "visible" is when the login form\'s password field, or a table cell holding the first category, enters the document, measured in the page\'s own clock from the navigation\'s start.',
+    'Pages: headless Chromium via Playwright (Debian\'s chromium-headless-shell when installed: the engine without the browser\'s own interface, whose omnibox WebUI the full browser loads beside every page), a new profile per cold sample; "visible" is when the login form\'s password field, a table cell holding the first category, or the dashboard\'s first figure enters the document, measured in the page\'s own clock from the navigation\'s start.',
     'Floors: a bare React + Vite login page and list page (bench/floor), built by the same Vite, compressed the same way and served by the same server process and API as the app, so only the client differs.',
     `Phone: ${phone}, set through the DevTools protocol for the page.`,
     'Warm: a first visit installs the service worker and fills the caches; then a new page opens the same URL, as when the installed app is opened again. The floor pages have no service worker, so their warm figure is a warm HTTP cache.',

@@ -1,15 +1,30 @@
 import { z } from 'zod/mini';
 import { messages } from '../contract/messages';
+import { DEFAULT_PARTNER_TYPE, PartnerType } from '../contract/resources/partners';
+import { queryString } from './mutations';
 import { requestData } from './request';
 
-const MyPartnersSchema = z.array(z.object({ _id: z.string() }));
+const MyPartnersSchema = z.array(z.object({ _id: z.string(), type: PartnerType }));
 
-/** The ids of the signed-in partner's own partner records; any failure yields none (spec §8). */
-export async function fetchMyPartnerIds(signal?: AbortSignal): Promise<string[]> {
+/** The signed-in account's own partner records (`/api/partners/my-partners`); any failure yields none (spec §8). */
+async function myPartners(query: Record<string, string>, signal?: AbortSignal): Promise<z.infer<typeof MyPartnersSchema>> {
   try {
-    const partners = await requestData('/api/partners/my-partners', MyPartnersSchema, { signal, fallback: messages.requestFailed });
-    return partners.map((partner) => partner._id);
+    return await requestData(`/api/partners/my-partners${queryString(query)}`, MyPartnersSchema, { signal, fallback: messages.requestFailed });
   } catch {
     return [];
   }
+}
+
+/** The ids of the signed-in partner's own partner records: the sidebar's Settings rule (spec §2). */
+export async function fetchMyPartnerIds(signal?: AbortSignal): Promise<string[]> {
+  return (await myPartners({}, signal)).map((partner) => partner._id);
+}
+
+/**
+ * The partner type the signed-in partner's prices follow: their oldest active partner record's, as
+ * the server prices their websites (routes/websites.ts); standard without one, or when unknown.
+ */
+export async function fetchMyPartnerType(signal?: AbortSignal): Promise<PartnerType> {
+  const [oldest] = await myPartners({ status: 'active', sortBy: 'createdAt', sortOrder: 'asc', limit: '1' }, signal);
+  return oldest?.type ?? DEFAULT_PARTNER_TYPE;
 }

@@ -2,9 +2,10 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { z } from 'zod/mini';
 import { clearSession } from '../app/session';
 import type { Success } from '../contract/envelope';
+import { toInterfaceLanguage } from '../contract/languages';
 import { apiBase } from './base';
 import { ApiError, send, type SendOptions, type Transport } from './send';
-import { storedLanguage, storedToken } from './storage';
+import { chosenLanguage, storedToken } from './storage';
 
 export { ApiError, ValidationError } from './send';
 
@@ -18,13 +19,17 @@ export function endRejectedSession(token: string | null | undefined): void {
   if (token && token === storedToken()) clearSession({ rejected: true });
 }
 
-/** The page's side of a call: token and language from localStorage, messages from Lingui. */
+/**
+ * The page's side of a call: token and language from localStorage, messages from Lingui. A visitor
+ * who never chose a language hears the server in the one the interface shows (the installation's
+ * default, app/interface-language.ts).
+ */
 export function pageTransport(): Transport {
   const token = storedToken();
   return {
     base: apiBase(),
     token,
-    language: storedLanguage(),
+    language: chosenLanguage() ?? toInterfaceLanguage(i18n.locale),
     translate: (descriptor) => i18n._(descriptor),
     onUnauthorized: () => endRejectedSession(token),
   };

@@ -31,6 +31,20 @@ describe('send', () => {
     localStorage.clear();
   });
 
+  it('sends a FormData as it is, leaving its multipart Content-Type to fetch', async () => {
+    const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(json({ success: true, data: null }));
+    const form = new FormData();
+    form.append('file', new File(['png'], 'logo.png', { type: 'image/png' }));
+
+    await send('/api/settings/logo', { method: 'POST', body: form }, worker(fetchImpl));
+
+    const [, init] = fetchImpl.mock.calls[0]!;
+    const headers = new Headers(init?.headers);
+    expect(init?.body).toBe(form);
+    expect(headers.has('Content-Type')).toBe(false);
+    expect([headers.get('Authorization'), headers.get('Accept-Language')]).toEqual(['Bearer tok-w', 'de']);
+  });
+
   it('takes an already translated fallback as it is', async () => {
     const fetchImpl = vi.fn<typeof fetch>().mockResolvedValue(json({ success: false }, 403));
 

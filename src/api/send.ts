@@ -39,7 +39,10 @@ export class ValidationError extends ApiError {
 
 export interface SendOptions {
   method?: string;
-  /** Sent as JSON; leave undefined to send no body. */
+  /**
+   * Sent as JSON; a FormData (an upload) goes as it is, multipart with the boundary fetch picks.
+   * Leave undefined to send no body.
+   */
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
@@ -85,10 +88,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function buildHeaders(transport: Transport, hasBody: boolean, extra: Record<string, string> | undefined): Headers {
+function buildHeaders(transport: Transport, json: boolean, extra: Record<string, string> | undefined): Headers {
   const headers = new Headers({ Accept: 'application/json', 'Accept-Language': transport.language });
   if (transport.token) headers.set('Authorization', `Bearer ${transport.token}`);
-  if (hasBody) headers.set('Content-Type', 'application/json');
+  // A FormData's Content-Type is fetch's to set: only it knows the multipart boundary.
+  if (json) headers.set('Content-Type', 'application/json');
   for (const [name, value] of Object.entries(extra ?? {})) headers.set(name, value);
   return headers;
 }
@@ -110,7 +114,8 @@ function failure(status: number, payload: unknown, fallback: string): ApiError {
 export async function send(path: string, options: SendOptions, transport: Transport): Promise<Exchange> {
   const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed } = options;
   const hasBody = body !== undefined;
-  const headers = buildHeaders(transport, hasBody, extra);
+  const form = typeof FormData !== 'undefined' && body instanceof FormData;
+  const headers = buildHeaders(transport, hasBody && !form, extra);
   const networkError = (cause: unknown) => new ApiError(transport.translate(messages.networkError), 0, cause);
 
   let response: Response;
@@ -118,7 +123,7 @@ export async function send(path: string, options: SendOptions, transport: Transp
     response = await (transport.fetch ?? fetch)(transport.base + path, {
       method,
       headers,
-      body: hasBody ? JSON.stringify(body) : undefined,
+      body: form ? body : hasBody ? JSON.stringify(body) : undefined,
       signal,
     });
   } catch (error) {

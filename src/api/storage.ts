@@ -17,8 +17,10 @@ export function storedToken(): string | null {
   return readStored(TOKEN_KEY);
 }
 
-export function storedLanguage(): InterfaceLanguage {
-  return toInterfaceLanguage(readStored(LANGUAGE_KEY));
+/** The language this visitor chose (spec §9 `language`), or null when they never did. */
+export function chosenLanguage(): InterfaceLanguage | null {
+  const stored = readStored(LANGUAGE_KEY);
+  return stored === null ? null : toInterfaceLanguage(stored);
 }
 
 export function storeLanguage(language: InterfaceLanguage): void {

@@ -20,7 +20,7 @@ beforeEach(() => {
   fetchMock.mockReset().mockImplementation(async (input) =>
     String(input) === '/api/white-label/config'
       ? new Response(JSON.stringify({ success: true, data: { cmsName: 'Acme CMS', cmsLogoUrl: null } }))
-      : new Response(JSON.stringify({ success: true, data: [{ _id: 'p1' }] })),
+      : new Response(JSON.stringify({ success: true, data: [{ _id: 'p1', type: 'standard' }] })),
   );
   vi.stubGlobal('fetch', fetchMock);
 });

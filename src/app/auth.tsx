@@ -38,6 +38,8 @@ export interface Auth {
   /** Success: the session is stored, status authenticated. */
   verifyPin(pin: string): void;
   requestReset(email: string): void;
+  /** The PIN came by mail unasked (an invitation): its step, for this address. */
+  resumeReset(email: string): void;
   /** Success: status resetAwaitingPassword; the verified PIN survives a reload (sessionStorage). */
   verifyResetPin(pin: string): void;
   resetPassword(newPassword: string): void;
@@ -59,6 +61,7 @@ export function useAuth(): Auth {
       login: (emailOrUsername: string, password: string) => actor.send({ type: 'credentials.submit', emailOrUsername, password }),
       verifyPin: (pin: string) => actor.send({ type: 'pin.submit', pin }),
       requestReset: (email: string) => actor.send({ type: 'reset.request', email }),
+      resumeReset: (email: string) => actor.send({ type: 'reset.mailed', email }),
       verifyResetPin: (pin: string) => actor.send({ type: 'resetPin.submit', pin }),
       resetPassword: (newPassword: string) => actor.send({ type: 'password.submit', newPassword }),
       logout: async () => {

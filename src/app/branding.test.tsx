@@ -1,6 +1,11 @@
+import { i18n } from '@lingui/core';
 import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrandingProvider, useBranding } from './branding';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { LoginPage } from '../views/auth/login-page';
+import { BrandingProvider, refreshBranding, useBranding } from './branding';
+import { AppProviders } from './providers';
 
 function Brand() {
   return <p>{useBranding()?.cmsName ?? '(loading)'}</p>;
@@ -29,7 +34,7 @@ describe('BrandingProvider', () => {
 
     await act(async () => answer(ok('Acme Websites')));
     expect(screen.getByText('Acme Websites')).toBeDefined();
-    expect(JSON.parse(localStorage.getItem('branding')!)).toEqual({ cmsName: 'Acme Websites', cmsLogoUrl: null });
+    expect(JSON.parse(localStorage.getItem('branding')!)).toMatchObject({ cmsName: 'Acme Websites', cmsLogoUrl: null });
   });
 
   it('keeps the stored brand when the server cannot be reached, and uses the default only without one', async () => {
@@ -45,5 +50,74 @@ describe('BrandingProvider', () => {
     expect(screen.getByText('(loading)')).toBeDefined();
     expect(await screen.findByText('Sitekeeper')).toBeDefined();
     expect(localStorage.getItem('branding')).toBeNull();
+  });
+});
+
+describe('refreshBranding', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('makes the provider read the brand again, so a saved name shows without a reload', async () => {
+    const fetchMock = vi.fn(async () => ok('Acme CMS')).mockResolvedValueOnce(ok('Acme CMS')).mockResolvedValueOnce(ok('Agentur Nord'));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<BrandingProvider><Brand /></BrandingProvider>);
+    expect(await screen.findByText('Acme CMS')).toBeDefined();
+
+    act(() => refreshBranding());
+
+    expect(await screen.findByText('Agentur Nord')).toBeDefined();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(localStorage.getItem('branding')!)).toMatchObject({ cmsName: 'Agentur Nord' });
+  });
+
+  it('takes the brand another tab stored', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    localStorage.setItem('branding', JSON.stringify({ cmsName: 'Acme CMS', cmsLogoUrl: null }));
+    render(<BrandingProvider><Brand /></BrandingProvider>);
+
+    localStorage.setItem('branding', JSON.stringify({ cmsName: 'Agentur Nord', cmsLogoUrl: null }));
+    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: 'branding' })));
+
+    expect(await screen.findByText('Agentur Nord')).toBeDefined();
+  });
+});
+
+const german = () => new Response(JSON.stringify({ success: true, data: { cmsName: 'Agentur Nord', cmsLogoUrl: null, defaultLanguage: 'de' } }));
+
+/** The sign-in page in the app's providers, under a brand whose default language is German. */
+function openLogin() {
+  const fetchMock = vi.fn(async () => german());
+  vi.stubGlobal('fetch', fetchMock);
+  const location = memoryLocation({ path: '/login' });
+  render(
+    <Router hook={location.hook}>
+      <AppProviders>
+        <LoginPage />
+      </AppProviders>
+    </Router>,
+  );
+  return fetchMock;
+}
+
+describe('the default interface language (spec §9)', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('speaks the settings’ default language to a visitor who never chose one, on the sign-in page too, without storing it as a choice', async () => {
+    const fetchMock = openLogin();
+
+    expect(await screen.findByRole('heading', { name: 'Anmelden' })).toBeDefined();
+    expect(i18n.locale).toBe('de');
+    expect(localStorage.getItem('language')).toBeNull();
+    // Switched in place: one read of the brand, no reload and no second round.
+    await act(async () => {});
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves a visitor’s own choice alone', async () => {
+    localStorage.setItem('language', 'en');
+    openLogin();
+
+    expect(await screen.findByText('Agentur Nord')).toBeDefined();
+    expect(i18n.locale).toBe('en');
+    expect(screen.getByRole('heading', { name: 'Sign in' })).toBeDefined();
   });
 });

@@ -1,18 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { storedLanguage } from '../api/storage';
 import { dateFormat } from '../components/intl-formats';
 import { App } from './app';
+import { storedBranding } from './branding';
 import { activateLanguage } from './i18n';
+import { interfaceLanguage } from './interface-language';
 import { preloadPath } from './routes';
 import { isAuthenticated } from './session';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The visitor's choice, else the installation's default as last seen (spec §9), so a returning
+// visitor who never chose does not see English first; BrandingProvider applies a changed default.
+const language = interfaceLanguage(storedBranding()?.defaultLanguage);
 // Render only once the catalog and the screens of this path are in: a first paint in the wrong
 // language would flicker, and a screen still loading would hold the first render back twice.
-const language = storedLanguage();
 const languageReady = activateLanguage(language);
 const ready = Promise.all([languageReady, preloadPath(window.location.pathname, languageReady)]);
 // Signed-in screens show dates, and a formatter's first use loads its locale's data (~13 ms, four

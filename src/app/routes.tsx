@@ -18,14 +18,17 @@ import { readPendingUser, readSession, isAuthenticated, useSession } from './ses
 // small. The service worker precaches these chunks, so after the first visit nothing waits.
 const Shell = lazyScreen(() => import('../views/shell/shell').then((m) => m.Shell));
 const ProfilePage = lazyScreen<PageProps>(() => import('../views/profile/profile-page').then((m) => m.ProfilePage));
+const SettingsPage = lazyScreen<PageProps>(() => import('../views/admin/settings/settings-page').then((m) => m.SettingsPage));
 const PlaceholderPage = lazyScreen<PageProps>(() => import('../views/placeholder/placeholder-page').then((m) => m.PlaceholderPage));
-const WebsitesPlaceholder = lazyScreen<PageProps>(() => import('../views/admin/website-tabs').then((m) => m.WebsitesPlaceholder));
 
-type Catalogs = typeof import('../views/admin/catalogs');
-type CatalogPage = { [K in keyof Catalogs]: Catalogs[K] extends ComponentType<PageProps> ? K : never }[keyof Catalogs];
-
+/** A module's pages, one chunk per module file. */
+type Pages<M> = { [K in keyof M]: M[K] extends ComponentType<PageProps> ? K : never }[keyof M];
+const pagesOf =
+  <M,>(load: () => Promise<M>) =>
+  (name: Pages<M>) =>
+    lazyScreen<PageProps>(() => load().then((m) => m[name] as ComponentType<PageProps>));
 /** The admin catalogs, one chunk for all six (they share the resource screens). */
-const catalog = (name: CatalogPage) => lazyScreen<PageProps>(() => import('../views/admin/catalogs').then((m) => m[name]));
+const catalog = pagesOf(() => import('../views/admin/catalogs'));
 const HostingPage = catalog('HostingPage');
 const TechnologiesPage = catalog('TechnologiesPage');
 const TypesPage = catalog('TypesPage');
@@ -35,6 +38,18 @@ const CategorySubcategoriesPage = catalog('CategorySubcategoriesPage');
 const LanguagesPage = catalog('LanguagesPage');
 const LanguageNewPage = catalog('LanguageNewPage');
 const LanguageEditPage = catalog('LanguageEditPage');
+
+/** The services and their prices (spec §7 "Other"): the admin's list and form, and the owner's website form. */
+const ServicesPage = lazyScreen<PageProps>(() => import('../views/admin/services').then((m) => m.ServicesPage));
+const ServiceNewPage = lazyScreen<PageProps>(() => import('../views/admin/services').then((m) => m.ServiceNewPage));
+const ServiceEditPage = lazyScreen<PageProps>(() => import('../views/admin/services').then((m) => m.ServiceEditPage));
+const WebsitesFormPage = lazyScreen<PageProps>(() => import('../views/websites-form/websites-form-page').then((m) => m.WebsitesFormPage));
+
+const accounts = pagesOf(() => import('../views/admin/accounts'));
+const partnerPages = pagesOf(() => import('../views/partners/partners'));
+const websitePages = pagesOf(() => import('../views/websites/websites'));
+const DashboardPage = lazyScreen<PageProps>(() => import('../views/dashboard/dashboard-page').then((m) => m.DashboardPage));
+const WebsiteHomePage = lazyScreen<PageProps>(() => import('../views/websites/website-home').then((m) => m.WebsiteHomePage));
 
 /** A page that can start reading its data before it renders, from its route's parameters. */
 interface Prefetching {
@@ -72,19 +87,19 @@ export const routes: readonly RouteEntry[] = [
   publicRoute('/reset-password', msg`Reset password`, ResetPasswordPage),
   route('pending')('/verification', msg`Verification`, VerificationPage),
 
-  admin('/', msg`Dashboard`),
-  admin('/admins', msg`Admins`),
-  admin('/admins/new', msg`New admin`),
-  admin('/admins/edit/:id', msg`Edit admin`),
-  admin('/admins/:id', msg`Admin`),
-  admin('/users', msg`Users`),
-  admin('/users/new', msg`New user`),
-  admin('/users/edit/:id', msg`Edit user`),
-  admin('/users/:id', msg`User`),
-  admin('/partners', msg`Partners`),
-  admin('/partners/new', msg`New partner`),
-  admin('/partners/manage/:id', msg`Manage partner`),
-  admin('/websites/manage/:id', msg`Manage website`),
+  admin('/', msg`Dashboard`, DashboardPage),
+  admin('/admins', msg`Admins`, accounts('AdminsPage')),
+  admin('/admins/new', msg`New admin`, accounts('AdminNewPage')),
+  admin('/admins/edit/:id', msg`Edit admin`, accounts('AdminEditPage')),
+  admin('/admins/:id', msg`Admin`, accounts('AdminPage')),
+  admin('/users', msg`Users`, accounts('UsersPage')),
+  admin('/users/new', msg`New user`, accounts('UserNewPage')),
+  admin('/users/edit/:id', msg`Edit user`, accounts('UserEditPage')),
+  admin('/users/:id', msg`User`, accounts('UserPage')),
+  admin('/partners', msg`Partners`, partnerPages('PartnersPage')),
+  admin('/partners/new', msg`New partner`, partnerPages('PartnerNewPage')),
+  admin('/partners/manage/:id', msg`Manage partner`, partnerPages('PartnerManagePage')),
+  admin('/websites/manage/:id', msg`Manage website`, websitePages('WebsiteManagePage')),
   admin('/websites/hosting', msg`Hosting`, HostingPage),
   admin('/websites/technologies', msg`Technologies`, TechnologiesPage),
   admin('/websites/types', msg`Website types`, TypesPage),
@@ -94,21 +109,24 @@ export const routes: readonly RouteEntry[] = [
   admin('/languages', msg`Languages`, LanguagesPage),
   admin('/languages/new', msg`New language`, LanguageNewPage),
   admin('/languages/edit/:id', msg`Edit language`, LanguageEditPage),
-  admin('/settings', msg`Settings`),
+  admin('/settings', msg`Settings`, SettingsPage),
+  admin('/settings/services', msg`Services`, ServicesPage),
+  admin('/settings/services/new', msg`New service`, ServiceNewPage),
+  admin('/settings/services/edit/:id', msg`Edit service`, ServiceEditPage),
 
-  owner('/user/partners', msg`My partners`),
-  owner('/user/websites', msg`My websites`),
+  owner('/user/partners', msg`My partners`, partnerPages('MyPartnersPage')),
+  owner('/user/websites', msg`My websites`, websitePages('MyWebsitesPage')),
 
-  signedIn('/partners/edit/:id', msg`Edit partner`),
-  signedIn('/partners/:id', msg`Partner`),
-  signedIn('/websites', msg`Websites`, WebsitesPlaceholder),
-  signedIn('/websites/new', msg`New website`),
-  signedIn('/websites/edit/:id', msg`Edit website`),
-  signedIn('/websites-form', msg`Website form`),
+  signedIn('/partners/edit/:id', msg`Edit partner`, partnerPages('PartnerEditPage')),
+  signedIn('/partners/:id', msg`Partner`, partnerPages('PartnerPage')),
+  signedIn('/websites', msg`Websites`, websitePages('WebsitesPage')),
+  signedIn('/websites/new', msg`New website`, websitePages('WebsiteNewPage')),
+  signedIn('/websites/edit/:id', msg`Edit website`, websitePages('WebsiteEditPage')),
+  signedIn('/websites-form', msg`Website form`, WebsitesFormPage),
   signedIn('/profile', msg`Profile`, ProfilePage),
   signedIn('/websites/seo/:id', msg`SEO`),
   // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
-  signedIn('/websites/:id', msg`Website dashboard`),
+  signedIn('/websites/:id', msg`Website dashboard`, WebsiteHomePage),
 
   cms('', msg`CMS dashboard`),
   cms('/pages', msg`Pages`),

@@ -2,9 +2,9 @@
  * Intl formatters, made once per locale and options: making one loads locale data and costs
  * milliseconds (tens on a slow phone), so a table must not make one per render.
  */
-const made = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+const made = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>();
 
-function once<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, make: () => T): T {
+function once<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
   let format = made.get(key) as T | undefined;
   if (!format) {
     format = make();
@@ -22,4 +22,9 @@ export const dateFormat = (locale: string) => dateTimeFormat(locale, { dateStyle
 
 export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
   return once(`relative ${locale} ${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(locale, options));
+}
+
+/** An amount of money kept in cents (never a float on the wire), as the locale writes it: "49,00 €". */
+export function formatMoney(cents: number, currency: string, locale: string): string {
+  return once(`money ${locale} ${currency}`, () => new Intl.NumberFormat(locale, { style: 'currency', currency })).format(cents / 100);
 }

@@ -18,10 +18,12 @@ interface SearchableSelectProps {
   onOpenChange: (open: boolean) => void;
   /** Told what is typed, for options that live on a server; they are still matched here as they arrive. */
   onSearch?: (text: string) => void;
+  /** What shows while nothing is chosen: "All" in a filter, "Choose…" in a form. */
+  empty?: 'all' | 'choose';
 }
 
 /** A dropdown whose options can be searched, with a clear button once a value is chosen. */
-export function SearchableSelect({ label, options, value, onChange, open, onOpenChange, onSearch }: SearchableSelectProps) {
+export function SearchableSelect({ label, options, value, onChange, open, onOpenChange, onSearch, empty = 'all' }: SearchableSelectProps) {
   const { t } = useLingui();
   const [query, setQuery] = useState('');
   const id = useId();
@@ -55,7 +57,7 @@ export function SearchableSelect({ label, options, value, onChange, open, onOpen
           onClick={() => onOpenChange(!open)}
         >
           <span id={`${id}-value`} className={styles.value}>
-            {selected ? selected.label : <Trans>All</Trans>}
+            {selected ? selected.label : empty === 'all' ? <Trans>All</Trans> : value ? value : <Trans>Choose…</Trans>}
           </span>
           <ChevronDown aria-hidden size={18} />
         </button>

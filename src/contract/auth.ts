@@ -12,7 +12,11 @@ const tooLong = messages.tooLong.id;
 export const PinSchema = z.string().check(z.trim(), z.regex(/^\d{6}$/, messages.pinFormat.id));
 export const PasswordSchema = z.string().check(z.minLength(8, messages.passwordTooShort.id), z.maxLength(256, messages.passwordTooLong.id));
 const Identifier = z.string().check(z.trim(), z.minLength(1, required), z.maxLength(254, tooLong));
-const Email = z.pipe(z.string().check(z.trim(), z.minLength(1, required), z.maxLength(254, tooLong)), z.email(messages.emailFormat.id));
+/** The browser's own rule for an email input (HTML's), so `admin@localhost`, the first admin's default, is one too. */
+export const Email = z.pipe(
+  z.string().check(z.trim(), z.minLength(1, required), z.maxLength(254, tooLong)),
+  z.email({ pattern: z.regexes.html5Email, error: messages.emailFormat.id }),
+);
 // Checking an existing password must not reject what an older, looser rule once allowed.
 const CurrentPassword = z.string().check(z.minLength(1, required), z.maxLength(1024, tooLong));
 
@@ -58,13 +62,14 @@ export const VerifyResetPinResult = z.object({ tempToken: z.string() });
 export const ForgotPasswordResult = z.object({ email: z.string() });
 export const ResetPasswordResult = z.object({ passwordReset: z.literal(true) });
 
-const PersonName = z.string().check(z.trim(), z.maxLength(100, tooLong));
+export const PersonName = z.string().check(z.trim(), z.maxLength(100, tooLong));
 const usernameFormat = messages.usernameFormat.id;
+export const Username = z.string().check(z.trim(), z.minLength(3, usernameFormat), z.maxLength(50, usernameFormat), z.regex(/^[\w.-]+$/, usernameFormat));
 
 export const ProfileUpdateBody = z.object({
   firstName: z.optional(PersonName),
   lastName: z.optional(PersonName),
-  username: z.optional(z.string().check(z.trim(), z.minLength(3, usernameFormat), z.maxLength(50, usernameFormat), z.regex(/^[\w.-]+$/, usernameFormat))),
+  username: z.optional(Username),
   language: z.optional(LanguageCodeSchema),
 });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;

@@ -63,6 +63,18 @@ export const messages = {
       'Hello {name},\n\nyour PIN for resetting your password at {product} is: {pin}\n\nIt is valid for 10 minutes. If you did not ask for this, ignore this mail: your password stays as it is.',
   },
 
+  inviteMailSubject: /*i18n*/ { id: 'mail.invite.subject', message: 'Your account at {product}' },
+  inviteMailText: /*i18n*/ {
+    id: 'mail.invite.text',
+    message:
+      'Hello {name},\n\nan account at {product} has been created for you ({email}). To choose your password, open\n\n{link}\n\nand enter this PIN: {pin}\n\nIt is valid for 7 days. Afterwards you sign in with your email address and your password.',
+  },
+  adminResetMailText: /*i18n*/ {
+    id: 'mail.adminReset.text',
+    message:
+      'Hello {name},\n\nan administrator of {product} has asked for your password to be reset. To choose a new one, open\n\n{link}\n\nand enter this PIN: {pin}\n\nIt is valid for 7 days. Until then your current password keeps working.',
+  },
+
   // The client's fixed messages (spec §8).
   loginFailed: /*i18n*/ { id: 'spec.loginFailed', message: 'Login failed' },
   pinVerificationFailed: /*i18n*/ { id: 'spec.pinVerificationFailed', message: 'PIN verification failed' },
@@ -91,8 +103,31 @@ export const messages = {
   stillInUse: /*i18n*/ { id: 'resource.stillInUse', message: 'This {item} is still in use and cannot be deleted.' },
   languageCodeFormat: /*i18n*/ { id: 'field.languageCodeFormat', message: 'Use a language code such as en, de or pt-BR' },
   tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
+  urlFormat: /*i18n*/ { id: 'field.urlFormat', message: 'Use an address starting with https:// (or mailto: for mail)' },
+  senderFormat: /*i18n*/ { id: 'field.senderFormat', message: 'Use an address such as Agency <mail@agency.example>' },
+  domainFormat: /*i18n*/ { id: 'field.domainFormat', message: 'Use a domain such as example.com, without https://' },
+  subcategoryOfOtherCategory: /*i18n*/ { id: 'field.subcategoryOfOtherCategory', message: 'This subcategory belongs to another category' },
   /** Any rule a schema states without a message of its own. */
   invalidValue: /*i18n*/ { id: 'field.invalid', message: 'This value is not valid' },
+
+  // Accounts.
+  inviteMailFailed: /*i18n*/ { id: 'account.inviteMailFailed', message: 'We could not send the mail with the PIN. Nothing was changed; please try again later.' },
+  resetMailed: /*i18n*/ { id: 'account.resetMailed', message: 'A PIN to choose a new password has been mailed to {email}.' },
+  ownAdminStanding: /*i18n*/ { id: 'account.ownAdminStanding', message: 'You cannot delete, suspend or demote your own account.' },
+  notAnOwner: /*i18n*/ { id: 'account.notAnOwner', message: 'Choose an owner or partner account.' },
+  lastAdmin: /*i18n*/ { id: 'account.lastAdmin', message: 'This is the last active admin: make another admin first.' },
+
+  apiKeyEnabled: /*i18n*/ { id: 'apiKey.enabled', message: 'The API key is active again.' },
+  apiKeyDisabled: /*i18n*/ { id: 'apiKey.disabled', message: 'The API key is switched off: websites using it get no content until it is active again.' },
+
+  // Uploads.
+  fileTooLarge: /*i18n*/ { id: 'upload.fileTooLarge', message: 'The file is too large.' },
+  fileEmpty: /*i18n*/ { id: 'upload.fileEmpty', message: 'The file is empty.' },
+  fileMissing: /*i18n*/ { id: 'upload.fileMissing', message: 'Choose a file to upload.' },
+  imageTypeRefused: /*i18n*/ { id: 'upload.imageTypeRefused', message: 'Only JPEG, PNG, WebP, GIF and AVIF images can be uploaded.' },
+  imageUnreadable: /*i18n*/ { id: 'upload.imageUnreadable', message: 'This image could not be read.' },
+  imageTooManyPixels: /*i18n*/ { id: 'upload.imageTooManyPixels', message: 'This image has too many pixels.' },
+  uploadFailed: /*i18n*/ { id: 'spec.uploadFailed', message: 'Upload failed' },
 
   // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
   parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },

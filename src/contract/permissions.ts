@@ -68,7 +68,7 @@ export type Policy =
   | 'admin'
   | 'owner'
   | { website: CmsModule; level: Level }
-  | { website: Feature | 'cms' };
+  | { website: Feature | 'cms' | 'member' };
 
 /**
  * Whether a user passes a policy by their type and role (DESIGN §5): the server's check, and the
@@ -82,5 +82,7 @@ export function allows(policy: Policy, user: Principal | null): boolean {
   if (policy === 'admin') return isAdmin(user);
   if (policy === 'owner') return isAdmin(user) || isOwner(user);
   if ('level' in policy) return can(user, policy.website, policy.level);
+  // Anyone who reaches the website (the server checks that) is a member of it.
+  if (policy.website === 'member') return true;
   return hasFeature(user, policy.website);
 }

@@ -20,13 +20,16 @@ export type Access = Readonly<Record<Operation, Policy>>;
  * - `owner`: a user's (websites): admins see all; owners and partners the rows whose owner
  *   columns name them. The server stamps the first owner column with the caller on create and
  *   takes owner columns only from admins.
+ *   `websites: true` says the rows are websites themselves: a website's team members then read
+ *   it by its id, and with the settings flag edit it (spec §2: a member's Settings link is the
+ *   website's edit form); lists, creates and deletes stay with owners and admins.
  * - `website`: one website's: the path (or the row a child id names) says which; its owner,
  *   partner and admins may do everything, its team members what their role's level for the
  *   module allows (view to read, edit to change, manage to create and delete), or its feature flag.
  */
 export type ScopeConfig =
   | { scope: 'global'; access: { read: Policy; write: Policy } }
-  | { scope: 'owner'; owners: readonly [string, ...string[]] }
+  | { scope: 'owner'; owners: readonly [string, ...string[]]; websites?: true }
   | { scope: 'website'; module: CmsModule; websiteParam?: string }
   | { scope: 'website'; feature: Feature; websiteParam?: string };
 
@@ -40,7 +43,7 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
    * other `:param` is part of the scope (`:websiteId`) and the client fills it in. `create` when
    * the spec posts somewhere else than the list. A singleton (one record per website) has no list.
    */
-  paths: { list?: string; item: string; create?: string };
+  paths: { list?: string; item: string; create?: string; stats?: string };
   /** One record per website (SEO, outgoing mail): no list, the item path names only the website. */
   singleton?: boolean;
   /** The fields a person edits and reads back: create takes all of them, update any of them. */
@@ -51,10 +54,22 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   secret?: Secret;
   /** Equality filters of the list query (spec §3 list query fields); each is a field of the entity. */
   filters: Filters;
+  /**
+   * A record's one image (a website's preview, the logo): a multipart upload to `path`, with the
+   * update's policy, stored as WebP; the computed `field` holds the URL it is served at.
+   */
+  image?: { path: string; field: keyof Computed & string };
+  /** Query parameters that shape the answer rather than filter it (a price for `partnerType`); a `present` hook reads them. */
+  queryOptions?: Shape;
   /** Text fields the list's `search` matches (case-insensitive, anywhere in the text). */
   search: readonly (keyof Fields & string)[];
   /** Sortable fields; the first is the default (ascending). */
   sort: readonly [Sort, ...Sort[]];
+  /**
+   * Fields only admins write (a partner's type, a website's status, an account's type): anyone
+   * else's body has them dropped, so a create stores their default and an update keeps them.
+   */
+  adminOnly?: readonly (keyof Fields & string)[];
   /** Fields that must be unique (case-insensitively for text): a clash is a field error, not a 500. */
   unique?: readonly (keyof Fields & string)[];
   /** The field a person knows a record by: questions, pickers, the sync panel. */
@@ -75,13 +90,18 @@ export const EntityBaseSchema = z.object({
   updatedAt: z.iso.datetime({ offset: true }),
 });
 
+/** A list's figures (`paths.stats`): all rows, those made in the last RECENT_DAYS, and the count per value of each enum filter. */
+export const StatsSchema = z.object({ total: z.int(), recent: z.int(), by: z.record(z.string(), z.record(z.string(), z.int())) });
+export type Stats = z.infer<typeof StatsSchema>;
+export const RECENT_DAYS = 30;
+
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
 
 // A query string value the client left empty counts as not given (spec §5: empty filters are omitted).
 // Typed as the optional it ends in: callers pass the field's own type, or nothing.
-const optionalQuery = <T extends z.core.SomeType>(schema: T) =>
+export const optionalQuery = <T extends z.core.SomeType>(schema: T) =>
   z.pipe(
     z.transform((value: unknown) => (value === '' ? undefined : value)),
     z.optional(schema),
@@ -106,7 +126,10 @@ function accessOf(config: ScopeConfig): Access {
       return { list: read, get: read, create: write, update: write, delete: write };
     }
     case 'owner':
-      return { list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' };
+      // A website's record is reached like the website's other records (policy.ts): its team reads it.
+      return config.websites
+        ? { list: 'owner', get: { website: 'member' }, create: 'owner', update: { website: 'settings' }, delete: 'owner' }
+        : { list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' };
     case 'website': {
       if ('feature' in config) {
         const policy = { website: config.feature } as const;
@@ -150,6 +173,7 @@ export function defineResource<
     // The ids a picker shows that its page of options may lack (a reference past the first 100).
     ids: optionalQuery(z.pipe(z.string(), z.transform((text) => text.split(',').filter(Boolean)))),
     ...filterShape,
+    ...Object.fromEntries(Object.entries(config.queryOptions ?? {}).map(([key, schema]) => [key, optionalQuery(schema)])),
   });
   const singleton = config.singleton === true;
   // A singleton's path names only its website; any other item path ends in the record's id.
@@ -161,6 +185,8 @@ export function defineResource<
     access: accessOf(config),
     /** The owner columns of an owner-scoped resource; none otherwise. */
     owners,
+    /** Fields only admins write (owner columns are, too). */
+    adminOnly: [...owners, ...(config.adminOnly ?? [])] as readonly string[],
     /** The `:param`s of its paths besides the record's id (`websiteId`): the client fills them in. */
     scopeParams,
     /** Which scope this copy of the entry is filled in for (inScope); '' when none is. */
@@ -209,8 +235,9 @@ export function inScope<R extends Resource>(resource: R, params: ScopeParams): R
   if (resource.scopeParams.length === 0) return resource;
   const keep = resource.itemParam ? [resource.itemParam] : [];
   const fill = (path: string | undefined) => (path === undefined ? undefined : fillPath(path, params, keep));
-  const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create) };
-  return { ...resource, paths, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
+  const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create), stats: fill(resource.paths.stats) };
+  const image = resource.image && { ...resource.image, path: fill(resource.image.path)! };
+  return { ...resource, paths, image, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
 }
 
 /** How a person knows a record: its title field, else its id. */

@@ -99,6 +99,44 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
   return { value, fetchedAt: read.page.fetchedAt };
 }
 
+/**
+ * A singleton's one record (the installation's settings, a website's SEO) is asked for without an
+ * id (''): the id this device holds it under, in the entry's scope; null before its first fetch.
+ */
+async function oneRecordId(resource: Resource): Promise<string | null> {
+  if (!resource.singleton) return null;
+  const record = await db.records
+    .where('resource')
+    .equals(resource.name)
+    .filter((held) => ofScope(resource, held))
+    .first();
+  return record?.id ?? null;
+}
+
+/**
+ * Keeps what the server answered to a change made outside the outbox (an image upload: crud.ts
+ * `upload` answers the updated entity) as the record's cached copy; a newer copy stays. When the
+ * answer is the next version of the copy held, that version is this device's own, like one its
+ * outbox wrote: an edit still based on the copy before it continues from it instead of
+ * conflicting with ourselves (outbox.ts enqueue).
+ */
+export async function accept(resource: Resource, entity: WireRow): Promise<void> {
+  await db.transaction('rw', db.records, async () => {
+    const previous = await db.records.get([resource.name, entity._id]);
+    if (previous && previous.row.version >= entity.version) return;
+    const ours = previous && previous.row.version === entity.version - 1 ? previous : undefined;
+    await db.records.put({
+      resource: resource.name,
+      scope: resource.scopeKey,
+      id: entity._id,
+      row: entity,
+      fetchedAt: Date.now(),
+      ownFrom: ours ? (ours.ownFrom ?? ours.row.version) : undefined,
+      createdLocally: previous?.createdLocally,
+    });
+  });
+}
+
 /** The row the server answered, as the screen that made the change should now show it. */
 async function serverRow<R extends Resource>(resource: R, id: string): Promise<Row<R> | null> {
   const record = await db.records.get([resource.name, id]);
@@ -176,7 +214,9 @@ export const resourceStore: ResourceStore = {
     return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [] });
   },
 
-  async cachedRecord<R extends Resource>(resource: R, id: string) {
+  async cachedRecord<R extends Resource>(resource: R, asked: string) {
+    const id = asked || (await oneRecordId(resource));
+    if (!id) return null;
     const [record, entries] = await db.transaction('r', [db.records, db.outbox], () =>
       Promise.all([db.records.get([resource.name, id]), entityEntries(resource.name, id)]),
     );
@@ -202,7 +242,8 @@ export const resourceStore: ResourceStore = {
       throw error;
     }
     await db.transaction('rw', db.records, () => writeFetched(resource, [entity], Date.now()));
-    const change = localChanges(await entityEntries(resource.name, id)).get(id);
+    // A singleton's one record was asked for without its id: the answer names it.
+    const change = localChanges(await entityEntries(resource.name, entity._id)).get(entity._id);
     const row = applyChange(resource, entity, change);
     if (!row) throw new ApiError(i18n._(messages.notFound), 404);
     return toRow<R>(row, change !== undefined);

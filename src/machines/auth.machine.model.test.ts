@@ -30,6 +30,7 @@ const EVENTS = [
   { type: 'credentials.submit', emailOrUsername: 'ada', password: 'secret-pw' },
   { type: 'pin.submit', pin: '123456' },
   { type: 'reset.request', email: TICKET.email },
+  { type: 'reset.mailed', email: TICKET.email },
   { type: 'resetPin.submit', pin: TICKET.pin },
   { type: 'password.submit', newPassword: 'new-secret-pw' },
   ...CALLS.flatMap((id) => [
@@ -123,6 +124,7 @@ describe.each(STARTS)('authMachine from $name', (start) => {
         'credentials.submit': send,
         'pin.submit': send,
         'reset.request': send,
+        'reset.mailed': send,
         'resetPin.submit': send,
         'password.submit': send,
         'flow.cancel': send,

@@ -42,6 +42,8 @@ export type AuthEvent =
   | { type: 'credentials.submit'; emailOrUsername: string; password: string }
   | { type: 'pin.submit'; pin: string }
   | { type: 'reset.request'; email: string }
+  /** A mail with a reset PIN arrived without asking here (an invitation, a reset an admin asked for): straight to the PIN. */
+  | { type: 'reset.mailed'; email: string }
   | { type: 'resetPin.submit'; pin: string }
   | { type: 'password.submit'; newPassword: string }
   | { type: 'flow.cancel' }
@@ -130,6 +132,10 @@ const { on: startOver } = auth.createStateConfig({
     'reset.request': {
       target: '#auth.resetRequesting',
       actions: ['forgetFlows', { type: 'beginReset', params: ({ event }: EventOf<'reset.request'>) => ({ email: event.email }) }],
+    },
+    'reset.mailed': {
+      target: '#auth.resetAwaitingPin',
+      actions: ['forgetFlows', { type: 'beginReset', params: ({ event }: EventOf<'reset.mailed'>) => ({ email: event.email }) }],
     },
     'flow.cancel': { target: '#auth.idle', actions: 'clearErrors' },
   },

@@ -188,6 +188,14 @@ describe.each(STARTS)('editorMachine for $name', (start) => {
           if (!start.input.id || editedFields(context()).length) expect(Object.keys(context().fieldErrors).length).toBeGreaterThan(0);
         },
         'record.reload': send,
+        'record.refresh': async (step) => {
+          const before = context().loaded;
+          const wasEditing = actor.getSnapshot().matches('editing');
+          await send(step);
+          expect(context().loaded).toBe(before);
+          // A loaded record is read from the server again; a new one, or one past editing, ignores it.
+          expect(actor.getSnapshot().matches({ editing: { refresh: 'running' } })).toBe(wasEditing && start.input.id !== null);
+        },
         'conflict.keepMine': async (step) => {
           await send(step);
           // Mine again, on top of the server's version.
@@ -229,8 +237,8 @@ describe.each(STARTS)('editorMachine for $name', (start) => {
         'loading.reading': () => expect(inputOf('readRecord')).toEqual({ resource: subcategories, id: ID }),
         'loading.fetching': () => expect(inputOf('fetchRecord')).toEqual({ resource: subcategories, id: ID }),
         'editing.refresh.running': () => {
-          // This device's copy is on show and editable while the server is asked.
-          expect(context().cachedAt).toBe(CACHED_AT);
+          // What is on show (this device's copy, or the server's asked again) stays editable while the server is asked.
+          expect(context().loaded).not.toBeNull();
           expect(inputOf('fetchRecord')).toEqual({ resource: subcategories, id: ID });
         },
         // Offline: the copy stays, with its age.

@@ -2,9 +2,10 @@ import { i18n } from '@lingui/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { languages } from '../contract/resources/catalogs';
+import { settings } from '../contract/resources/settings';
 import type { Mutation, Outcome, Row } from '../db/resource-store';
 import { editedFields, editorMachine, type Values } from './editor.machine';
-import type { SubmitRequest } from './store-actors';
+import type { RecordRequest, SubmitRequest } from './store-actors';
 
 type Actors = Required<Parameters<typeof editorMachine.provide>[0]>['actors'];
 
@@ -86,5 +87,39 @@ describe('editorMachine validation', () => {
     expect(sent).toEqual([
       { kind: 'update', id: ID, baseVersion: 2, values: { content: { de: { name: 'Englisch' }, fr: { name: 'Anglais' }, es: { name: 'Inglés' } } } },
     ]);
+  });
+});
+
+describe('editorMachine on a singleton', () => {
+  it('loads the one record without an id, takes the id it comes with, and saves an update of it', async () => {
+    const row = { id: ID, cmsName: 'Acme', helpUrl: '', supportUrl: '', defaultLanguage: 'en', mailFrom: '', version: 4 } as unknown as Row;
+    const asked: RecordRequest[] = [];
+    const sent: Mutation[] = [];
+    const actor = createActor(
+      editorMachine.provide({
+        actors: {
+          readRecord: fromPromise(async () => null),
+          fetchRecord: fromPromise(async ({ input }: { input: RecordRequest }) => {
+            asked.push(input);
+            return row;
+          }),
+          submit: fromPromise(async ({ input }: { input: SubmitRequest }): Promise<Outcome> => {
+            sent.push(input.mutation);
+            return { status: 'done', row };
+          }),
+        } as unknown as Actors,
+        actions: { notify: () => {} },
+      }),
+      { input: { resource: settings, id: null, blank: { cmsName: '', helpUrl: '', supportUrl: '', defaultLanguage: 'en', mailFrom: '' } } },
+    ).start();
+    await settle();
+
+    expect(asked).toEqual([{ resource: settings, id: '' }]);
+    expect(actor.getSnapshot().context).toMatchObject({ isNew: false, id: ID, version: 4, values: { cmsName: 'Acme' } });
+
+    actor.send({ type: 'field.change', name: 'cmsName', value: 'Agentur Nord' });
+    actor.send({ type: 'record.save' });
+    await settle();
+    expect(sent).toEqual([{ kind: 'update', id: ID, values: { cmsName: 'Agentur Nord' }, baseVersion: 4 }]);
   });
 });

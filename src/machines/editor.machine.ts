@@ -35,11 +35,13 @@ export interface EditorContext {
   current: Row | null;
   /** The server's answer to a save. */
   saved: Row | null;
+  /** The whole record as last loaded (computed fields too): what a record's page shows. */
+  loaded: Row | null;
 }
 
 export interface EditorInput {
   resource: Resource;
-  /** Null for a new record. */
+  /** Null for a new record; for a singleton, its one record (loaded, never new: its id comes with it). */
   id: string | null;
   /** The blank form; its keys are the fields this form edits. */
   blank: Values;
@@ -50,6 +52,8 @@ export type EditorEvent =
   | { type: 'record.save' }
   /** Another attempt after the record could not be loaded. */
   | { type: 'record.reload' }
+  /** Read the server's version again; taken only while the form is clean. */
+  | { type: 'record.refresh' }
   /** After a conflict: send my edits again, on top of the server's version. */
   | { type: 'conflict.keepMine' }
   /** After a conflict: drop my edits and edit the server's version. */
@@ -123,9 +127,10 @@ const editor = setup({
   },
   actions: {
     notify: (_, { kind, message }: { kind: ToastKind; message: string }) => toast[kind](message),
+    // The row's id too: a singleton's one record is asked for without one.
     adopt: assign(({ context }, { row, cachedAt }: { row: Row; cachedAt: number | null }) => {
       const values = valuesOf(row, context.original);
-      return { values, original: values, version: row.version, cachedAt, loadError: null };
+      return { id: row.id, values, original: values, version: row.version, cachedAt, loadError: null, loaded: row };
     }),
     setField: assign(({ context, event }) => {
       if (event.type !== 'field.change') return {};
@@ -169,8 +174,9 @@ export const editorMachine = editor.createMachine({
   id: 'editor',
   context: ({ input }) => ({
     resource: input.resource,
-    id: input.id ?? uuidv7(),
-    isNew: input.id === null,
+    // A singleton's one record is read by no id ('': the store finds it) and adopts its own.
+    id: input.id ?? (input.resource.singleton ? '' : uuidv7()),
+    isNew: input.id === null && !input.resource.singleton,
     version: null,
     original: input.blank,
     values: input.blank,
@@ -180,6 +186,7 @@ export const editorMachine = editor.createMachine({
     error: null,
     current: null,
     saved: null,
+    loaded: null,
   }),
   initial: 'starting',
   states: {
@@ -231,9 +238,14 @@ export const editorMachine = editor.createMachine({
           on: editable,
           states: { clean: {}, dirty: {} },
         },
-        /** A copy from this device is refreshed from the server while the user may already edit it. */
+        /**
+         * A copy from this device is refreshed from the server while the user may already edit it;
+         * `record.refresh` asks again (queued changes reached the server, an image was uploaded).
+         */
         refresh: {
           initial: 'idle',
+          // A record not on the server yet has nothing there to read.
+          on: { 'record.refresh': { guard: ({ context }) => !context.isNew, target: '.running' } },
           states: {
             idle: {},
             running: {
@@ -245,7 +257,8 @@ export const editorMachine = editor.createMachine({
                   { guard: stateIn('#editor.editing.form.dirty'), target: 'idle' },
                   { target: 'idle', actions: { type: 'adopt', params: ({ event }) => ({ row: event.output, cachedAt: null }) } },
                 ],
-                'xstate.error.actor.fetchRecord': 'offline',
+                // Offline means this device's copy, with its age; a failed second look at the server's stays as it was.
+                'xstate.error.actor.fetchRecord': [{ guard: ({ context }) => context.cachedAt === null, target: 'idle' }, { target: 'offline' }],
               },
             },
             /** The server could not be reached: the copy stays on show, with its age. */

@@ -1,11 +1,13 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { messages } from '../contract/messages';
 import * as catalogs from '../contract/resources/catalogs';
+import { settings as settingsEntry } from '../contract/resources/settings';
 import type { Config } from './config';
 import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
 import { registerErrorHandling, sendFailure } from './http/errors';
@@ -13,9 +15,15 @@ import { i18nPlugin } from './http/i18n';
 import type { Mailer } from './mail/mailer';
 import type { ServerContext } from './context';
 import { registerResource } from './crud';
+import { diskStorage } from './files/storage';
+import { IMAGE_LIMITS } from './files/images';
+import { fileRoutes } from './routes/files';
 import { registerIdempotency } from './http/idempotency';
 import { registerPolicies } from './policy';
+import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
+import { websiteRoutes } from './routes/websites';
+import { serviceRoutes } from './routes/services';
 import { languageRoutes } from './routes/languages';
 import { profileRoutes } from './routes/profile';
 import { healthRoutes } from './routes/health';
@@ -24,7 +32,7 @@ import type { Store } from './store/open';
 import * as tables from './store/schema';
 
 export interface AppDeps {
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy'>;
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'>;
   store: Store;
   mailer: Mailer;
   /** Tests pass a clock they can move; expiry and rate limits all read it. */
@@ -73,7 +81,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     // Only behind a proxy we were told about may X-Forwarded-For name the client (rate limits key on it).
     trustProxy: trustProxy(config.trustProxy),
   });
-  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret };
+  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: diskStorage(config.filesDir) };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -119,12 +127,20 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   // and pass through untouched, since they already carry a Content-Encoding.
   await app.register(compress, { threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
 
+  // Uploads stream in part by part; no request may carry more than these, whatever a route asks.
+  await app.register(multipart, { limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 20, fields: 20, fieldSize: 10_000, parts: 40 } });
+
   await app.register(healthRoutes, { store });
+  await app.register(fileRoutes, ctx);
   await app.register(whiteLabelRoutes, { store });
   await app.register(languageRoutes, { store });
   await app.register(authRoutes, ctx);
   await app.register(profileRoutes, ctx);
   for (const [resource, table] of crudResources) registerResource(app, ctx, resource, table);
+  registerResource(app, ctx, settingsEntry, tables.appSettings, {}, { imageColumn: 'cmsLogoKey' });
+  await app.register(accountRoutes, ctx);
+  await app.register(websiteRoutes, ctx);
+  await app.register(serviceRoutes, ctx);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

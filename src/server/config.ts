@@ -22,6 +22,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** The built PWA; null serves the API alone. */
   clientDir: string | null;
+  /** Uploaded files (files/storage.ts): `DATA_DIR/files`. */
+  filesDir: string;
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +94,6 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
+    filesDir: join(dataDir, 'files'),
   };
 }

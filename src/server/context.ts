@@ -1,3 +1,4 @@
+import type { FileStorage } from './files/storage';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/open';
 
@@ -8,4 +9,6 @@ export interface ServerContext {
   clock: () => Date;
   /** APP_SECRET: keys the PIN hashes and, later, the encryption of stored secrets. */
   secret: string;
+  /** Uploaded files (files/storage.ts). */
+  files: FileStorage;
 }

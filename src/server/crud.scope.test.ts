@@ -66,7 +66,7 @@ describe.each(storeKinds)('scoped resources (%s)', (kind) => {
     const partnerA = await person('partner', 'partner-a');
     const ownerB = await person('user', 'owner-b');
     Object.assign(ids, { ownerA: ownerA.id, partnerA: partnerA.id, ownerB: ownerB.id });
-    site.A = (await seedWebsite(store, { ownerId: ownerA.id, partnerId: partnerA.id })).id;
+    site.A = (await seedWebsite(store, { ownerId: ownerA.id, partnerUserId: partnerA.id })).id;
     site.B = (await seedWebsite(store, { ownerId: ownerB.id })).id;
     const member = (name: string, memberRole: ReturnType<typeof role>) =>
       seedUser(store, { type: 'teammember', email: `${name}@example.test`, username: name, password: 'unused password', websiteId: site.A, role: memberRole });

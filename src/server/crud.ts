@@ -6,9 +6,11 @@ import { z } from 'zod';
 import { successSchema } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { isAdmin } from '../contract/permissions';
-import { pathParams, resourceMessages, type Operation, type Resource } from '../contract/resource';
+import { pathParams, RECENT_DAYS, resourceMessages, StatsSchema, type Operation, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
+import { IMAGE_LIMITS, readUpload, toWebp } from './files/images';
+import { fileUrl } from './files/storage';
 import { fieldError, HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
@@ -38,14 +40,30 @@ export interface HookContext {
 
 /**
  * What an entry does beyond storing its fields (ADR 009): hash or encrypt a secret field, compute
- * a slug, clean up files after a delete, mask what a reader sees. Each runs inside the request's
- * transaction, so a failing hook leaves nothing half-written.
+ * a slug, check a rule across rows, mail an invitation, clean up files after a delete, mask what
+ * a reader sees. Each runs inside the request's transaction, so a hook that throws leaves nothing
+ * half-written: an `after…` hook refuses a change by throwing after seeing it.
  */
 export interface ResourceHooks {
   beforeCreate?(values: Values, context: HookContext): Values | Promise<Values>;
+  afterCreate?(row: Row, context: HookContext): void | Promise<void>;
   beforeUpdate?(changes: Values, context: HookContext): Values | Promise<Values>;
+  afterUpdate?(row: Row, context: HookContext): void | Promise<void>;
   afterDelete?(row: Row, context: HookContext): void | Promise<void>;
-  present?(entity: Values, row: Row): Values;
+  present?(entity: Values, row: Row, request: FastifyRequest): Values;
+}
+
+/**
+ * How an entry's rows sit in its table (ADR 011), beyond its scope:
+ * - `rows`: the part of the table that is this entry's (admins and owners share `users`);
+ * - `ownedThrough`: an owner column that names a row of another table, whose own owner column
+ *   makes its owner one of this row's (a website's partner record → the record's owner).
+ */
+export interface TableOptions {
+  rows?: SQL;
+  /** The column holding the storage key of the entry's `image`. */
+  imageColumn?: string;
+  ownedThrough?: Readonly<Record<string, { table: PgTable; owner: string }>>;
 }
 
 /** What a hook is handed: the transaction and the request (`request.website`: the website its guard resolved). */
@@ -92,11 +110,12 @@ const keptCount = prepared((db) =>
  */
 export function registerResource(
   app: FastifyInstance,
-  { store, clock }: Pick<ServerContext, 'store' | 'clock'>,
+  { store, clock, files }: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files'>>,
   resource: Resource,
   table: PgTable,
   hooks: ResourceHooks = {},
-): void {
+  { rows, ownedThrough = {}, imageColumn }: TableOptions = {},
+): ResourceRoutes {
   const db = store.db;
   const tableName = getTableName(table);
   const columns = getTableColumns(table) as Record<string, PgColumn>;
@@ -104,7 +123,9 @@ export function registerResource(
   const shownKeys = [...fieldKeys, ...Object.keys(resource.computed ?? {})];
   const scopeColumns = resource.scope === 'website' ? ['websiteId'] : resource.owners;
   // An optional computed field may live only in answers (a new key, revealed once by a hook).
-  const columnKeys = shownKeys.filter((key) => !(resource.computed?.[key] instanceof z.core.$ZodOptional));
+  const image = resource.image;
+  if (image && (!imageColumn || !files)) throw new Error(`Resource ${resource.name}: an image needs its column and the file storage`);
+  const columnKeys = shownKeys.filter((key) => key !== image?.field && !(resource.computed?.[key] instanceof z.core.$ZodOptional));
   const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns];
   const missing = needed.filter((key) => !columns[key]);
   if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
@@ -122,17 +143,21 @@ export function registerResource(
 
   /** A route's policy and, for a website-scoped entry, where its website comes from. */
   function config(operation: Operation, path: string, source?: WebsiteSource): { policy: Policy; website?: WebsiteSource } {
-    if (resource.scope !== 'website') return { policy: resource.access[operation] };
+    const policy = resource.access[operation];
+    // A website's own record: the route's id is the website the guard resolves.
+    if (resource.scope === 'owner' && typeof policy === 'object') return { policy, website: { from: 'path', param: resource.itemParam! } };
+    if (resource.scope !== 'website') return { policy };
     const param = resource.websiteParam!;
     const website: WebsiteSource = source ?? (pathParams(path).includes(param) ? { from: 'path', param } : { from: 'row', param: resource.itemParam!, table });
     return { policy: resource.access[operation], website };
   }
 
   /** What the wire shows of a row: the entity base, the fields and computed fields; never a secret one. */
-  const toEntity = (row: Row, reveal?: Values) => {
+  const toEntity = (request: FastifyRequest, row: Row, reveal?: Values) => {
     const entity: Values = { _id: row.id, version: row.version, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
     for (const key of shownKeys) entity[key] = row[key];
-    const shown = hooks.present ? hooks.present(entity, row) : entity;
+    if (image) entity[image.field] = fileUrl(row[imageColumn!] as string | null);
+    const shown = hooks.present ? hooks.present(entity, row, request) : entity;
     return reveal ? { ...shown, ...reveal } : shown;
   };
   const say = (request: FastifyRequest, which: 'created' | 'updated' | 'deleted') => {
@@ -147,19 +172,33 @@ export function registerResource(
   function scope(request: FastifyRequest): Scope {
     switch (resource.scope) {
       case 'global':
-        return { values: {} };
+        return { where: rows, values: {} };
       case 'website': {
         const website = request.website;
         if (!website) throw new Error(`Resource ${resource.name}: a website route ran without its website`);
-        return { where: eq(column('websiteId'), website.id), values: { websiteId: website.id } };
+        return { where: and(eq(column('websiteId'), website.id), rows), values: { websiteId: website.id } };
       }
       case 'owner': {
         const auth = caller(request);
-        if (isAdmin(principal(auth))) return { values: {} };
-        const mine = or(...resource.owners.map((key) => eq(column(key), auth.user.id)));
-        return { where: mine, values: { [resource.owners[0]!]: auth.user.id } };
+        const values = isAdmin(principal(auth)) ? {} : { [resource.owners[0]!]: auth.user.id };
+        // The guard found the website this record is, and that the caller reaches it.
+        if (request.website) return { where: and(eq(column('id'), request.website.id), rows), values };
+        if (isAdmin(principal(auth))) return { where: rows, values };
+        return { where: and(ownedBy(auth.user.id), rows), values };
       }
     }
+  }
+
+  /** The rows whose owner columns name the user, directly or through the row they point at. */
+  function ownedBy(userId: string): SQL | undefined {
+    return or(
+      ...resource.owners.map((key) => {
+        const link = ownedThrough[key];
+        if (!link) return eq(column(key), userId);
+        const linked = getTableColumns(link.table) as Record<string, PgColumn>;
+        return inArray(column(key), db.select({ id: linked.id! }).from(link.table).where(eq(linked[link.owner]!, userId)));
+      }),
+    );
   }
 
   /**
@@ -167,20 +206,20 @@ export function registerResource(
    * stamped with themselves); scope and computed columns never reach here, the schema drops them.
    */
   function written(request: FastifyRequest, body: Values, creating: boolean): Values {
-    if (resource.owners.length === 0) return body;
-    if (!isAdmin(principal(caller(request)))) return Object.fromEntries(Object.entries(body).filter(([key]) => !resource.owners.includes(key)));
-    const first = resource.owners[0]!;
-    if (creating && body[first] == null) throw fieldError(`body.${first}`, messages.required);
+    if (resource.adminOnly.length === 0) return body;
+    if (!isAdmin(principal(caller(request)))) return Object.fromEntries(Object.entries(body).filter(([key]) => !resource.adminOnly.includes(key)));
+    const first = resource.owners[0];
+    if (creating && first && body[first] == null) throw fieldError(`body.${first}`, messages.required);
     return body;
   }
 
   /** Runs a write, inside a transaction when a hook writes beside it. */
   const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> =>
-    hooks.beforeCreate || hooks.beforeUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
+    hooks.beforeCreate || hooks.afterCreate || hooks.beforeUpdate || hooks.afterUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
 
   /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
   async function countRows(where: SQL | undefined): Promise<number> {
-    if (!where) {
+    if (!where && !rows) {
       const [kept] = await keptCount(db).execute({ tableName });
       if (kept) return kept.n;
     }
@@ -189,20 +228,20 @@ export function registerResource(
   }
 
   /** The item the path names, within the caller's scope; a singleton's is its website's one row. */
-  function itemWhere(request: FastifyRequest): SQL {
+  function itemWhere(request: FastifyRequest): SQL | undefined {
     const { where } = scope(request);
-    if (singleton) return where!;
+    if (singleton) return where;
     const id = (request.params as Params)[resource.itemParam!];
     if (!isUuid(id)) throw new HttpError(404, messages.notFound);
     return and(eq(column('id'), id), where)!;
   }
 
   /** An update or delete that matched nothing: the item is gone (404) or was changed meanwhile (409 with it). */
-  async function missOrConflict(request: FastifyRequest, where: SQL): Promise<HttpError> {
+  async function missOrConflict(request: FastifyRequest, where: SQL | undefined): Promise<HttpError> {
     const [current] = (await db.select().from(table).where(where)) as Row[];
     if (!current) return new HttpError(404, messages.notFound);
     const [descriptor, values] = resourceMessages(resource, request.t).conflict;
-    return new HttpError(409, { ...descriptor, values }, toEntity(current));
+    return new HttpError(409, { ...descriptor, values }, toEntity(request, current));
   }
 
   /** The entry field whose column a constraint is named after (`subcategories_category_id_…_fk` → categoryId). */
@@ -231,18 +270,18 @@ export function registerResource(
     }
   }
 
-  async function list(request: FastifyRequest) {
+  async function list(request: FastifyRequest, narrower?: SQL, scoped = true) {
     const query = request.query as ListQuery;
     const search = query.search ? or(...resource.search.map((key) => ilike(column(key), likePattern(query.search!)))) : undefined;
     const filters = Object.keys(resource.filters)
       .filter((key) => query[key] !== undefined)
       .map((key) => eq(column(key), query[key]));
     const ids = query.ids ? inArray(column('id'), query.ids.filter((id) => isUuid(id))) : undefined;
-    const where = and(scope(request).where, search, ids, ...filters);
+    const where = and(scoped ? scope(request).where : rows, narrower, search, ids, ...filters);
     const order = query.sortOrder === 'desc' ? desc : asc;
     // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
     // (or, for the whole table, the row count its triggers keep).
-    const [totalItems, rows] = await Promise.all([
+    const [totalItems, found] = await Promise.all([
       countRows(where),
       db
         .select()
@@ -252,7 +291,7 @@ export function registerResource(
         .limit(query.limit)
         .offset((query.page - 1) * query.limit),
     ]);
-    return ok((rows as Row[]).map((row) => toEntity(row)), {
+    return ok((found as Row[]).map((row) => toEntity(request, row)), {
       pagination: {
         currentPage: query.page,
         // An empty list still is one (empty) page.
@@ -267,7 +306,7 @@ export function registerResource(
     const [row] = (await db.select().from(table).where(itemWhere(request))) as Row[];
     if (!row) throw new HttpError(404, messages.notFound);
     tag(reply, row);
-    return ok(toEntity(row));
+    return ok(toEntity(request, row));
   }
 
   async function create(request: FastifyRequest, reply: FastifyReply) {
@@ -281,11 +320,12 @@ export function registerResource(
         const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
         const insert = { ...stored, ...stamped, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
         const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
+        if (hooks.afterCreate) await hooks.afterCreate(inserted!, hook);
         return [inserted!, hook.reveal] as const;
       }),
     );
     tag(reply.status(201), row);
-    return ok(toEntity(row, reveal), { message: say(request, 'created') });
+    return ok(toEntity(request, row, reveal), { message: say(request, 'created') });
   }
 
   async function update(request: FastifyRequest, reply: FastifyReply) {
@@ -302,12 +342,13 @@ export function registerResource(
           .set({ ...changes, version: version + 1, updatedAt: clock() })
           .where(and(where, eq(column('version'), version)))
           .returning()) as Row[];
+        if (changed && hooks.afterUpdate) await hooks.afterUpdate(changed, hook);
         return [changed, hook.reveal] as const;
       }),
     );
     if (!row) throw await missOrConflict(request, where);
     tag(reply, row);
-    return ok(toEntity(row, reveal), { message: say(request, 'updated') });
+    return ok(toEntity(request, row, reveal), { message: say(request, 'updated') });
   }
 
   async function remove(request: FastifyRequest) {
@@ -324,8 +365,64 @@ export function registerResource(
       }),
     );
     if (!row) throw await missOrConflict(request, where);
+    if (image && row[imageColumn!]) await files!.remove(row[imageColumn!] as string);
     return ok({ _id: row.id }, { message: say(request, 'deleted') });
   }
+
+  // A list's figures (spec §7 `/stats`): how many in all, how many are new, and per value of each enum filter.
+  const groupKeys = Object.entries(resource.filters)
+    .filter(([, schema]) => (schema as z.core.$ZodType)._zod.def.type === 'enum')
+    .map(([key]) => key);
+  async function stats(request: FastifyRequest) {
+    const where = scope(request).where;
+    const since = new Date(clock().getTime() - RECENT_DAYS * 86_400_000).toISOString();
+    const [totals, ...groups] = await Promise.all([
+      db
+        .select({ total: count(), recent: sql<number>`count(*) filter (where ${column('createdAt')} >= ${since}::timestamptz)`.mapWith(Number) })
+        .from(table)
+        .where(where),
+      ...groupKeys.map((key) => db.select({ value: column(key), n: count() }).from(table).where(where).groupBy(column(key))),
+    ]);
+    const by = Object.fromEntries(groupKeys.map((key, index) => [key, Object.fromEntries(groups[index]!.map((group) => [String(group.value), group.n]))]));
+    return ok({ total: totals[0]?.total ?? 0, recent: totals[0]?.recent ?? 0, by });
+  }
+  const statsPath = resource.paths.stats;
+  if (statsPath) {
+    route.get(statsPath, { config: config('list', statsPath), schema: { ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, stats);
+  }
+
+  /** A new image for the record: stored, then put in place of the old one, which is removed once nothing refers to it. */
+  async function upload(request: FastifyRequest, reply: FastifyReply) {
+    const where = itemWhere(request);
+    const file = await request.file({ limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 1 } });
+    if (!file) throw new HttpError(400, messages.fileMissing);
+    const stored = await toWebp(await readUpload(file));
+    const key = column(imageColumn!);
+    await files!.put(stored.key, stored.data);
+    const [row, replaced] = await db
+      .transaction(async (tx) => {
+        const [before] = await tx.select({ key }).from(table).where(where).for('update');
+        if (!before) return [undefined, null] as const;
+        const [changed] = (await tx
+          .update(table)
+          .set({ [imageColumn!]: stored.key, version: sql`${column('version')} + 1`, updatedAt: clock() })
+          .where(where)
+          .returning()) as Row[];
+        return [changed, before.key as string | null] as const;
+      })
+      .catch(async (error: unknown) => {
+        await files!.remove(stored.key);
+        throw error;
+      });
+    if (!row) {
+      await files!.remove(stored.key);
+      throw new HttpError(404, messages.notFound);
+    }
+    if (replaced) await files!.remove(replaced);
+    tag(reply, row);
+    return ok(toEntity(request, row), { message: say(request, 'updated') });
+  }
+  if (image) route.post(image.path, { config: config('update', image.path), schema: { ...paramsSchema(image.path), response: { 200: entityResponse } } }, upload);
 
   const itemPath = resource.paths.item;
   const itemParams = paramsSchema(itemPath);
@@ -340,11 +437,15 @@ export function registerResource(
     );
   } else {
     if (listPath) {
-      route.get(listPath, { config: config('list', listPath), schema: { ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, list);
+      route.get(listPath, { config: config('list', listPath), schema: { ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(request));
     }
     route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, get);
   }
-  route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, create);
+  // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
+  const lasting = singleton && resource.scope === 'global';
+  if (!lasting) {
+    route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, create);
+  }
   if (singleton) {
     // A singleton's PUT also makes its one record the first time (then without If-Match).
     route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse, 201: entityResponse } } }, async (request, reply) => {
@@ -354,5 +455,20 @@ export function registerResource(
   } else {
     route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse } } }, update);
   }
-  route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, remove);
+  if (!lasting) {
+    route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, remove);
+  }
+  return { list, entity: toEntity, listSchema: { querystring: resource.query, response: { 200: listResponse } }, entitySchema: { response: { 200: entityResponse } } };
+}
+
+/**
+ * What a module's own routes reuse of an entry's: its list (narrowed further, or, for a route
+ * whose policy already decided, not by the caller's scope) and the entity as the wire shows it.
+ */
+export interface ResourceRoutes {
+  list(request: FastifyRequest, narrower?: SQL, scoped?: boolean): Promise<unknown>;
+  entity(request: FastifyRequest, row: Row, reveal?: Values): Values;
+  /** Fastify schemas of a list route (query and answer) and of an entity's answer. */
+  listSchema: { querystring: z.core.$ZodType; response: { 200: z.core.$ZodType } };
+  entitySchema: { response: { 200: z.core.$ZodType } };
 }

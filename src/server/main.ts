@@ -48,6 +48,13 @@ async function main() {
         ? `    password: ${first.generatedPassword}   (generated; shown only this once — change it after signing in)\n`
         : '    password: the one given in ADMIN_PASSWORD\n',
     );
+    if (first.demoOwner) {
+      lines.push(
+        '  Demo owner created (a restaurant website; DEMO=0 starts without demo data):',
+        `    email:    ${first.demoOwner.email}`,
+        `    password: ${first.demoOwner.password}   (generated; shown only this once)\n`,
+      );
+    }
   }
   // One write: whoever reads the output gets the address and the credentials together.
   console.info(lines.join('\n'));

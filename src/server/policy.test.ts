@@ -62,7 +62,7 @@ describe.each(storeKinds)('authorization matrix (%s)', (kind) => {
     const owner = await person('user', 'owner');
     const partner = await person('partner', 'partner');
     const stranger = await person('user', 'stranger');
-    sites.W = (await seedWebsite(store, { ownerId: owner.id, partnerId: partner.id })).id;
+    sites.W = (await seedWebsite(store, { ownerId: owner.id, partnerUserId: partner.id })).id;
     sites.S = (await seedWebsite(store, { ownerId: stranger.id })).id;
     const member = (name: string, websiteId: string, memberRole?: ReturnType<typeof role>) =>
       seedUser(store, { type: 'teammember', email: `${name}@example.test`, username: name, password: 'unused password', websiteId, role: memberRole });

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, or } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
@@ -9,7 +9,7 @@ import { isApiPath } from './http/client';
 import { HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import type { Db } from './store/open';
-import { websites } from './store/schema';
+import { partners, websites } from './store/schema';
 
 export type { Policy } from '../contract/permissions';
 
@@ -61,11 +61,15 @@ export function principal({ user, roleInfo }: Authenticated): Principal {
   return { type: user.type, roleInfo };
 }
 
-/** Whether the website exists and the caller has something to do with it: admin, its owner or partner, or its team. */
+/**
+ * Whether the website exists and the caller has something to do with it: admin, its owner, the
+ * owner of its partner record, or its team.
+ */
 async function reaches(db: Db, auth: Authenticated, websiteId: string): Promise<boolean> {
   const { user } = auth;
   if (user.type === 'teammember') return user.websiteId === websiteId;
-  const related = isAdmin(principal(auth)) ? undefined : or(eq(websites.ownerId, user.id), eq(websites.partnerId, user.id));
+  const myPartners = db.select({ id: partners.id }).from(partners).where(eq(partners.ownerId, user.id));
+  const related = isAdmin(principal(auth)) ? undefined : or(eq(websites.ownerId, user.id), inArray(websites.partnerId, myPartners));
   const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, websiteId), related));
   return row !== undefined;
 }

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/server/app';
 import type { Mail, Mailer } from '../../src/server/mail/mailer';
@@ -5,6 +7,8 @@ import type { StoreKind } from '../../src/server/store/open';
 import { createTestStore } from './store';
 
 const TEST_SECRET = 'test-secret-that-is-at-least-32-characters';
+/** Uploads of every test server: keys are random UUIDs, so servers never meet there. */
+export const TEST_FILES_DIR = join(tmpdir(), 'sitekeeper-test-files');
 
 /** Keeps sent mail in memory; tests that exercise SMTP itself use a real SMTP server instead. */
 export function memoryMailer(): Mailer & { sent: Mail[] } {
@@ -14,7 +18,7 @@ export function memoryMailer(): Mailer & { sent: Mail[] } {
 
 /** The config every test and benchmark server runs with; `overrides` for what one of them needs otherwise. */
 export function testAppConfig(overrides: Partial<AppDeps['config']> = {}): AppDeps['config'] {
-  return { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false, ...overrides };
+  return { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false, filesDir: TEST_FILES_DIR, ...overrides };
 }
 
 export interface TestAppOptions {

@@ -2,7 +2,7 @@ import type { RoleInfo } from '../../src/contract/permissions';
 import { uuidv7 } from '../../src/contract/uuid';
 import { hashPassword } from '../../src/server/auth/passwords';
 import type { Store } from '../../src/server/store/open';
-import { teamRoles, users, websites } from '../../src/server/store/schema';
+import { partners, teamRoles, users, websites } from '../../src/server/store/schema';
 
 export interface SeedUser {
   type: 'admin' | 'user' | 'partner' | 'teammember';
@@ -19,11 +19,21 @@ export interface SeedUser {
   role?: { name: string } & RoleInfo;
 }
 
-/** A website owned by `ownerId` (and optionally shared with a partner). */
-export async function seedWebsite(store: Store, website: { ownerId: string; partnerId?: string; name?: string }) {
+/** A partner record of the account `ownerId`. */
+export async function seedPartner(store: Store, partner: { ownerId: string; name?: string; type?: 'standard' | 'agency' | 'reseller' }) {
+  const [row] = await store.db
+    .insert(partners)
+    .values({ name: partner.name ?? 'Partner', ownerId: partner.ownerId, type: partner.type ?? 'standard' })
+    .returning();
+  return row!;
+}
+
+/** A website owned by `ownerId`, optionally with a partner record of the account `partnerUserId`. */
+export async function seedWebsite(store: Store, website: { ownerId: string; partnerUserId?: string; name?: string }) {
+  const partnerId = website.partnerUserId ? (await seedPartner(store, { ownerId: website.partnerUserId })).id : null;
   const [row] = await store.db
     .insert(websites)
-    .values({ name: website.name ?? 'Website', ownerId: website.ownerId, partnerId: website.partnerId ?? null })
+    .values({ name: website.name ?? 'Website', ownerId: website.ownerId, partnerId })
     .returning();
   return row!;
 }

@@ -18,8 +18,11 @@ export interface ChallengeContext {
   now: Date;
 }
 
+/** How long the PIN of an invitation, or of a reset an admin asked for, stays valid: the mail may wait a few days to be read. */
+export const INVITE_TTL_MS = 7 * 24 * 3600_000;
+
 /** A new PIN for the user; any earlier open challenge of the same purpose dies with it. */
-export async function issuePin({ db, secret, now }: ChallengeContext, userId: string, purpose: Purpose): Promise<string> {
+export async function issuePin({ db, secret, now }: ChallengeContext, userId: string, purpose: Purpose, ttlMs = PIN_TTL_MS): Promise<string> {
   const pin = newPin();
   const id = uuidv7();
   await db.transaction(async (tx) => {
@@ -33,7 +36,7 @@ export async function issuePin({ db, secret, now }: ChallengeContext, userId: st
       purpose,
       pinHash: hashPin(secret, id, pin),
       createdAt: now,
-      expiresAt: new Date(now.getTime() + PIN_TTL_MS),
+      expiresAt: new Date(now.getTime() + ttlMs),
     });
   });
   return pin;

@@ -32,6 +32,13 @@ const byCode: Record<string, { status: number; message: MessageDescriptor }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: messages.badRequest },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: messages.payloadTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: messages.unsupportedMediaType },
+  // @fastify/multipart: not a multipart body, or more of it than one upload may carry.
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: messages.unsupportedMediaType },
+  FST_FILES_LIMIT: { status: 413, message: messages.payloadTooLarge },
+  FST_PARTS_LIMIT: { status: 413, message: messages.payloadTooLarge },
+  FST_FIELDS_LIMIT: { status: 413, message: messages.payloadTooLarge },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, message: messages.fileTooLarge },
+  FST_PROTO_VIOLATION: { status: 400, message: messages.badRequest },
 };
 
 function validationErrors(request: FastifyRequest, error: FastifyError): FieldError[] {

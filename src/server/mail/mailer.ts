@@ -5,6 +5,8 @@ import type { Transporter } from 'nodemailer';
 
 export interface Mail {
   to: string;
+  /** The settings' sender; the configured MAIL_FROM when not given. */
+  from?: string;
   subject: string;
   text: string;
   html?: string;
@@ -36,13 +38,13 @@ export function createMailer({ smtpUrl, from, outboxDir }: MailerOptions): Maile
   const close = () => void transport?.then((open) => open.close());
   if (smtpUrl) {
     return {
-      send: async (mail) => void (await (await connect()).sendMail({ from, ...mail })),
+      send: async (mail) => void (await (await connect()).sendMail({ ...mail, from: mail.from ?? from })),
       close,
     };
   }
   return {
     async send(mail) {
-      const info = await (await connect()).sendMail({ from, ...mail });
+      const info = await (await connect()).sendMail({ ...mail, from: mail.from ?? from });
       await mkdir(outboxDir, { recursive: true });
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       await writeFile(file, info.message as Buffer, { mode: 0o600 });

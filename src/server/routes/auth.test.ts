@@ -10,8 +10,7 @@ import { z } from 'zod/mini';
 import { AuthUserSchema } from '../../contract/auth';
 import { messages } from '../../contract/messages';
 import { translator } from '../http/i18n';
-import { pinChallenges, settings, users } from '../store/schema';
-import { WHITE_LABEL_KEY } from './white-label';
+import { appSettings, pinChallenges, users } from '../store/schema';
 
 const de = translator('de');
 const anna = { type: 'user' as const, email: 'anna@example.test', username: 'anna', password: 'correct horse 1', firstName: 'Anna' };
@@ -53,10 +52,12 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
 
   it('names the white-labelled product in the PIN mail', async () => {
     const { post, sent, store } = await setup(kind);
-    await store.db.insert(settings).values({ key: WHITE_LABEL_KEY, value: { cmsName: 'Agentur Nord' } });
+    await store.db.update(appSettings).set({ cmsName: 'Agentur Nord', mailFrom: 'Agentur Nord <post@nord.example>' });
     await post('login', { emailOrUsername: anna.email, password: anna.password });
     expect(sent[0]!.text).toContain('Agentur Nord');
     expect(sent[0]!.text).toContain('Anna');
+    // The settings' sender, not the server's MAIL_FROM.
+    expect(sent[0]!.from).toBe('Agentur Nord <post@nord.example>');
   });
 
   it('answers an unknown user exactly like a wrong password', async () => {

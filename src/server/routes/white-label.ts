@@ -1,25 +1,35 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_BRANDING, UNNAMED_WHITE_LABEL, type WhiteLabelConfig } from '../../contract/branding';
+import { DEFAULT_PRODUCT_NAME, UNNAMED_WHITE_LABEL, type WhiteLabelConfig } from '../../contract/branding';
+import { toInterfaceLanguage } from '../../contract/languages';
+import { fileUrl } from '../files/storage';
 import { ok } from '../http/reply';
 import type { Db, Store } from '../store/open';
-import { settings } from '../store/schema';
+import { appSettings } from '../store/schema';
 
-export const WHITE_LABEL_KEY = 'white-label';
+export type SettingsRow = typeof appSettings.$inferSelect;
 
-type StoredWhiteLabel = { cmsName?: string | null; cmsLogoUrl?: string | null };
-
-function resolveBranding(row: StoredWhiteLabel | undefined): WhiteLabelConfig {
-  if (!row) return DEFAULT_BRANDING;
-  return { cmsName: row.cmsName?.trim() || UNNAMED_WHITE_LABEL, cmsLogoUrl: row.cmsLogoUrl?.trim() || null };
+/** The one settings row (the migration that made the table made it). */
+export async function loadSettings(db: Db): Promise<SettingsRow> {
+  const [row] = await db.select().from(appSettings).limit(1);
+  if (!row) throw new Error('The settings row is missing');
+  return row;
 }
 
-/** The branding in force: the answer of the config route, and the product name in mails. */
-export async function loadBranding(db: Db): Promise<WhiteLabelConfig> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, WHITE_LABEL_KEY));
-  return resolveBranding(row?.value as StoredWhiteLabel | undefined);
+/**
+ * Spec §1: without a white-label configuration (no name, no logo) the product's own name; a
+ * configuration without a name reads "CMS".
+ */
+export function brandingOf(row: SettingsRow): WhiteLabelConfig {
+  const configured = row.cmsName !== '' || row.cmsLogoKey !== null;
+  return {
+    cmsName: row.cmsName || (configured ? UNNAMED_WHITE_LABEL : DEFAULT_PRODUCT_NAME),
+    cmsLogoUrl: fileUrl(row.cmsLogoKey),
+    helpUrl: row.helpUrl,
+    supportUrl: row.supportUrl,
+    defaultLanguage: toInterfaceLanguage(row.defaultLanguage),
+  };
 }
 
 export async function whiteLabelRoutes(app: FastifyInstance, { store }: { store: Store }) {
-  app.get('/api/white-label/config', { config: { policy: 'public' } }, async () => ok(await loadBranding(store.db)));
+  app.get('/api/white-label/config', { config: { policy: 'public' } }, async () => ok(brandingOf(await loadSettings(store.db))));
 }

@@ -1,5 +1,9 @@
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './open';
-import { categories, hosting, subcategories, technologies, types } from './schema';
+import type { Prices } from '../../contract/resources/services';
+import { hashPassword } from '../auth/passwords';
+import { quote } from '../services/quote';
+import { categories, hosting, languages, services, subcategories, technologies, types, users, websites } from './schema';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -13,7 +17,84 @@ const CATEGORIES: Record<string, string[]> = {
 
 const named = (names: string[]) => names.map((name) => ({ name }));
 
-/** Demo catalogs for the first start (DEMO unset or 1); the demo website arrives with the websites module. */
+/** Cents for standard, agency and reseller partners: agencies pay 20 % less, resellers 30 %. */
+const tiered = (standard: number): Prices => ({ standard, agency: Math.round(standard * 0.8), reseller: Math.round(standard * 0.7) });
+const de = (name: string) => ({ de: { name } });
+
+/** What an agency sells, priced per partner type (spec §7 "Other"), so /websites-form has something to compose. */
+const SERVICES: (typeof services.$inferInsert)[] = [
+  {
+    name: 'Business website',
+    content: de('Firmenwebsite'),
+    description: 'A website of up to ten pages with its own design, pages and menus, ready for the delivery API.',
+    type: 'package',
+    prices: tiered(149_000),
+    order: 10,
+    features: [
+      { key: 'extra-language', name: { en: 'Another language', de: 'Weitere Sprache' }, prices: tiered(19_000) },
+      { key: 'seo-setup', name: { en: 'Search engine setup', de: 'Suchmaschinen-Einrichtung' }, prices: tiered(29_000) },
+    ],
+    modules: [
+      { module: 'pages', prices: { standard: 0 } },
+      { module: 'menus', prices: { standard: 0 } },
+      { module: 'media', prices: { standard: 0 } },
+      { module: 'contactForms', prices: tiered(9_000) },
+    ],
+  },
+  {
+    name: 'Restaurant website',
+    content: de('Restaurant-Website'),
+    description: 'A website for a restaurant or café: its menus with allergens, opening hours and a gallery.',
+    type: 'package',
+    prices: tiered(179_000),
+    order: 20,
+    features: [{ key: 'table-booking', name: { en: 'Table booking form', de: 'Tischreservierung' }, prices: tiered(24_000) }],
+    modules: [
+      { module: 'pages', prices: { standard: 0 } },
+      { module: 'gastro', prices: tiered(39_000) },
+      { module: 'gallerySliders', prices: tiered(12_000) },
+      { module: 'heroSliders', prices: tiered(12_000) },
+    ],
+  },
+  {
+    name: 'Blog and news',
+    content: de('Blog und Neuigkeiten'),
+    description: 'Posts with categories, for news, offers and stories.',
+    type: 'addon',
+    prices: tiered(29_000),
+    order: 30,
+    modules: [{ module: 'posts', prices: { standard: 0 } }],
+  },
+  {
+    name: 'Restaurant menus',
+    content: de('Speisekarten'),
+    description: 'Menus with categories, prices and allergens for an existing website.',
+    type: 'addon',
+    prices: tiered(19_000),
+    order: 40,
+    modules: [{ module: 'gastro', prices: tiered(39_000) }],
+  },
+  {
+    name: 'Managed hosting (12 months)',
+    content: de('Betreutes Hosting (12 Monate)'),
+    description: 'Hosting with TLS certificate, updates and monitoring for a year.',
+    type: 'hosting',
+    prices: tiered(22_800),
+    order: 50,
+    features: [{ key: 'daily-backups', name: { en: 'Daily backups, kept 30 days', de: 'Tägliche Sicherung, 30 Tage aufbewahrt' }, prices: tiered(6_000) }],
+  },
+  {
+    name: 'Care plan (12 months)',
+    content: de('Wartungsvertrag (12 Monate)'),
+    description: 'Content changes of up to two hours a month and answers within one working day.',
+    type: 'care',
+    prices: tiered(59_000),
+    order: 60,
+    features: [{ key: 'priority-support', name: { en: 'Answers within four hours', de: 'Antwort innerhalb von vier Stunden' }, prices: tiered(36_000) }],
+  },
+];
+
+/** Demo catalogs and services for the first start (DEMO unset or 1). */
 export async function demoCatalogs(tx: Tx): Promise<void> {
   const inserted = await tx
     .insert(categories)
@@ -23,4 +104,42 @@ export async function demoCatalogs(tx: Tx): Promise<void> {
   await tx.insert(types).values(named(['Business website', 'Online shop', 'Landing page', 'Blog', 'Restaurant website']));
   await tx.insert(technologies).values(named(['Sitekeeper delivery API', 'Next.js', 'Astro', 'WordPress', 'Static HTML']));
   await tx.insert(hosting).values(named(['Shared hosting', 'Managed cloud', 'Virtual server', 'Customer’s own server']));
+  await tx.insert(services).values(SERVICES);
+}
+
+/** The first row's id, if any. */
+const one = async <T extends { id: unknown }>(rows: Promise<T[]>) => (await rows)[0]?.id as string | undefined;
+
+/** The demo owner's address: like the first admin's, one that reaches nobody outside this machine. */
+export const DEMO_OWNER_EMAIL = 'owner@localhost';
+
+/**
+ * A demo owner with a restaurant's website composed of the demo services (DEMO unset or 1), so a
+ * newcomer sees the owner's side too. Their password is `password`, generated when not given.
+ */
+export async function demoOwner(tx: Tx, password: string): Promise<void> {
+  const [owner] = await tx
+    .insert(users)
+    .values({ type: 'user', email: DEMO_OWNER_EMAIL, username: 'owner', passwordHash: await hashPassword(password), firstName: 'Olga', lastName: 'Owner', language: 'en' })
+    .returning({ id: users.id });
+  const byName = (table: typeof categories | typeof subcategories | typeof types | typeof technologies | typeof hosting, name: string) =>
+    one(tx.select({ id: table.id }).from(table).where(eq(table.name, name)));
+  const offered = await tx.select({ id: services.id, name: services.name }).from(services).where(inArray(services.name, ['Restaurant website', 'Managed hosting (12 months)']));
+  const restaurant = offered.find((service) => service.name === 'Restaurant website')!.id;
+  const items = [...offered.map((service) => service.id), `${restaurant}:module:gastro`, `${restaurant}:module:pages`];
+  await tx.insert(websites).values({
+    name: 'Trattoria Demo',
+    domain: 'trattoria-demo.example',
+    description: 'A restaurant by the harbour: menus with allergens, opening hours and a gallery.',
+    ownerId: owner!.id,
+    status: 'active',
+    categoryId: await byName(categories, 'Gastronomy'),
+    subcategoryId: await byName(subcategories, 'Restaurant'),
+    typeId: await byName(types, 'Restaurant website'),
+    hostingId: await byName(hosting, 'Managed cloud'),
+    technologyIds: [(await byName(technologies, 'Sitekeeper delivery API'))!],
+    languageIds: (await tx.select({ id: languages.id }).from(languages)).map((language) => language.id),
+    items,
+    ...(await quote(tx as unknown as Db, items, 'standard')),
+  });
 }

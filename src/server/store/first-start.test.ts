@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
 import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
-import { categories, languages, subcategories, types, users } from './schema';
+import { appSettings, categories, languages, subcategories, types, users, websites } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -48,8 +48,8 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     ]);
   });
 
-  it('adds demo catalogs unless DEMO=0, and only on the first start', async () => {
-    const { init } = recorder();
+  it('adds demo catalogs, services and an owner with a website unless DEMO=0, and only on the first start', async () => {
+    const { init, created } = recorder();
     const demo = await createTestStore(kind, init({ adminEmail: null, adminPassword: null, demo: true }));
     stores.push(demo);
     await init({ adminEmail: null, adminPassword: null, demo: true })(demo.db);
@@ -59,17 +59,31 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     expect(bakeries.map((row) => row.name)).toContain('Bakery');
     expect(await demo.db.select().from(categories)).toHaveLength(4);
     expect((await demo.db.select().from(types)).length).toBeGreaterThan(0);
+    // The demo owner signs in with the password shown once, and owns a priced restaurant website.
+    const owner = created[0]!.demoOwner!;
+    const [ownerRow] = await demo.db.select().from(users).where(eq(users.email, owner.email));
+    expect(ownerRow).toMatchObject({ type: 'user', status: 'active' });
+    expect(await verify(ownerRow!.passwordHash, owner.password)).toBe(true);
+    const sites = await demo.db.select().from(websites).where(eq(websites.ownerId, ownerRow!.id));
+    expect(sites).toHaveLength(1);
+    expect(sites[0]).toMatchObject({ name: 'Trattoria Demo', status: 'active' });
+    expect(sites[0]!.price).toBeGreaterThan(0);
+    expect(sites[0]!.modules).toContain('gastro');
 
     const empty = await createTestStore(kind, init());
     stores.push(empty);
     expect(await empty.db.select().from(categories)).toHaveLength(0);
+    expect(await empty.db.select().from(websites)).toHaveLength(0);
   });
 
   it('uses ADMIN_EMAIL and ADMIN_PASSWORD and prints no password of its own', async () => {
     const { created, init } = recorder();
     const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery', demo: false }));
     stores.push(store);
-    expect(created).toEqual([{ email: 'boss@agency.test', username: 'admin', generatedPassword: null }]);
+    expect(created).toEqual([{ email: 'boss@agency.test', username: 'admin', generatedPassword: null, demoOwner: null }]);
+    // The footer's Support link leads to the first admin until the settings name another.
+    const [settingsRow] = await store.db.select().from(appSettings);
+    expect(settingsRow!.supportUrl).toBe('mailto:boss@agency.test');
     const [admin] = await store.db.select().from(users).where(eq(users.email, 'boss@agency.test'));
     expect(await verify(admin!.passwordHash, 'correct horse battery')).toBe(true);
   });

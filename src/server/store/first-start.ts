@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { demoCatalogs } from './demo';
-import { languages, settings, users } from './schema';
+import { DEMO_OWNER_EMAIL, demoCatalogs, demoOwner } from './demo';
+import { appSettings, languages, settings, users } from './schema';
 import type { Initialize } from './open';
 import { hashPassword } from '../auth/passwords';
 
@@ -15,6 +15,8 @@ export interface FirstAdmin {
   username: string;
   /** Set only when generated: it exists nowhere else and is shown exactly once. */
   generatedPassword: string | null;
+  /** With demo data: the demo owner's address and (generated, shown once) password. */
+  demoOwner: { email: string; password: string } | null;
 }
 
 const MARKER = 'store.initialized';
@@ -27,7 +29,7 @@ const FIRST_LANGUAGES = [
 
 /**
  * The first start of an empty store creates the first admin, the English and German
- * languages and, unless DEMO=0, demo catalogs. The marker row and all that are written in one transaction, so they exist exactly
+ * languages and, unless DEMO=0, demo catalogs, services and an owner with a website. The marker row and all that are written in one transaction, so they exist exactly
  * once: a concurrent or later start finds the marker, and a start killed halfway leaves nothing.
  */
 export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: FirstAdmin) => void): Initialize {
@@ -41,7 +43,8 @@ export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: F
       if (marked.length === 0) return null;
 
       const generatedPassword = options.adminPassword ? null : randomBytes(18).toString('base64url');
-      const admin = { email: options.adminEmail ?? 'admin@localhost', username: 'admin', generatedPassword };
+      const demoOwnerAccount = options.demo ? { email: DEMO_OWNER_EMAIL, password: randomBytes(12).toString('base64url') } : null;
+      const admin = { email: options.adminEmail ?? 'admin@localhost', username: 'admin', generatedPassword, demoOwner: demoOwnerAccount };
       await tx.insert(users).values({
         type: 'admin',
         email: admin.email,
@@ -52,7 +55,12 @@ export function firstStart(options: FirstStartOptions, onAdminCreated: (admin: F
         lastName: '',
       });
       await tx.insert(languages).values(FIRST_LANGUAGES);
-      if (options.demo) await demoCatalogs(tx);
+      // The footer always has its Support link (spec §2): the first admin, until /settings names another.
+      await tx.update(appSettings).set({ supportUrl: `mailto:${admin.email}` });
+      if (demoOwnerAccount) {
+        await demoCatalogs(tx);
+        await demoOwner(tx, demoOwnerAccount.password);
+      }
       return admin;
     });
     if (created) onAdminCreated(created);

@@ -1,11 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Link, useLocation } from 'wouter';
-import { useSession } from '../../app/session';
-import { isAdmin } from '../../contract/permissions';
-import { PlaceholderPage } from '../placeholder/placeholder-page';
-import styles from './website-tabs.module.css';
+import { SectionTabs } from '../../components/section-tabs';
 
 /** The admin's website section (spec §2 routes under /websites): the websites and the catalogs they are described with. */
 const TABS: readonly { href: string; label: MessageDescriptor }[] = [
@@ -17,29 +13,8 @@ const TABS: readonly { href: string; label: MessageDescriptor }[] = [
   { href: '/websites/hosting', label: msg`Hosting` },
 ];
 
+/** A category's subcategories belong to the categories tab (the deepest matching tab wins). */
 export function WebsiteTabs() {
   const { t, i18n } = useLingui();
-  const [path] = useLocation();
-  // A category's subcategories belong to the categories tab.
-  const current = TABS.findLast((tab) => path === tab.href || path.startsWith(`${tab.href}/`))?.href;
-  return (
-    <nav className={styles.tabs} aria-label={t`Website section`}>
-      {TABS.map((tab) => (
-        <Link key={tab.href} href={tab.href} className={styles.tab} aria-current={tab.href === current ? 'page' : undefined}>
-          {i18n._(tab.label)}
-        </Link>
-      ))}
-    </nav>
-  );
-}
-
-/** /websites until the websites module: for admins the way into the catalogs, above the placeholder. */
-export function WebsitesPlaceholder({ title }: { title: MessageDescriptor }) {
-  const { user } = useSession();
-  return (
-    <>
-      {user && isAdmin(user) && <WebsiteTabs />}
-      <PlaceholderPage title={title} />
-    </>
-  );
+  return <SectionTabs label={t`Website section`} tabs={TABS.map((tab) => ({ href: tab.href, label: i18n._(tab.label) }))} />;
 }

@@ -28,3 +28,21 @@ export function useFreshStart(): void {
   });
   useEffect(() => start(), []);
 }
+
+/**
+ * The address of a link from a mail that carries a PIN nobody asked for on this page (an
+ * invitation, a reset an admin asked for): `/forgot-password?email=…&pin=mailed`.
+ */
+export function mailedPinEmail(): string | null {
+  const params = new URLSearchParams(window.location.search);
+  return params.get('pin') === 'mailed' ? params.get('email') : null;
+}
+
+/** Opened from such a link, the page starts at the PIN step for that address. */
+export function useMailedPin(resume: (email: string) => void): void {
+  const run = useEffectEvent(resume);
+  useEffect(() => {
+    const email = mailedPinEmail();
+    if (email) run(email);
+  }, []);
+}

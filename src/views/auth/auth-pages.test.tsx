@@ -29,6 +29,7 @@ beforeEach(() => {
     login: vi.fn(),
     verifyPin: vi.fn(),
     requestReset: vi.fn(),
+    resumeReset: vi.fn(),
     verifyResetPin: vi.fn(),
     resetPassword: vi.fn(),
     logout: vi.fn(async () => {}),
@@ -148,6 +149,18 @@ describe('ForgotPasswordPage', () => {
     update({ status: 'resetVerifying' });
     update({ status: 'resetAwaitingPassword' });
     expect(path()).toBe('/reset-password');
+  });
+
+  it('opened from an invitation mail, starts at the PIN for the address the link names', () => {
+    window.history.replaceState(null, '', '/forgot-password?email=new%40example.test&pin=mailed');
+    try {
+      const { update } = show(ForgotPasswordPage, '/forgot-password');
+      expect(mocks.auth.resumeReset).toHaveBeenCalledWith('new@example.test');
+      update({ status: 'resetAwaitingPin', resetEmail: 'new@example.test' });
+      expect(screen.getByRole('status').textContent).toBe('Enter the 6-digit PIN from the mail to new@example.test, then choose your password.');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
   });
 
   it('lets the user start over with another address', () => {

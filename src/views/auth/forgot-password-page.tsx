@@ -10,7 +10,7 @@ import { ForgotPasswordBody, VerifyResetPinBody } from '../../contract/auth';
 import { AuthLayout } from './auth-layout';
 import styles from './auth.module.css';
 import { PinField } from './pin-field';
-import { useFreshStart, useStatusChange } from './auth-flow';
+import { mailedPinEmail, useFreshStart, useMailedPin, useStatusChange } from './auth-flow';
 import { z } from 'zod/mini';
 
 const PinOnly = z.pick(VerifyResetPinBody, { pin: true });
@@ -26,6 +26,7 @@ export function ForgotPasswordPage() {
   const pinStep = auth.status === 'resetAwaitingPin' || auth.status === 'resetVerifying';
   useFreshStart();
   useStatusChange(auth.status, 'resetAwaitingPassword', () => navigate('/reset-password'));
+  useMailedPin(auth.resumeReset);
 
   function requestPin(event: FormEvent) {
     event.preventDefault();
@@ -47,12 +48,17 @@ export function ForgotPasswordPage() {
 
   if (pinStep) {
     const resetEmail = auth.resetEmail ?? email;
+    const invited = mailedPinEmail() === resetEmail;
     const busy = auth.status === 'resetVerifying';
     return (
       <AuthLayout title={<Trans>Enter your PIN</Trans>} footer={footer}>
         <form className={styles.form} onSubmit={verifyPin} noValidate>
           <p className={styles.intro} role="status">
-            <Trans>If an account uses {resetEmail}, we have sent a 6-digit PIN to it.</Trans>
+            {invited ? (
+              <Trans>Enter the 6-digit PIN from the mail to {resetEmail}, then choose your password.</Trans>
+            ) : (
+              <Trans>If an account uses {resetEmail}, we have sent a 6-digit PIN to it.</Trans>
+            )}
           </p>
           {auth.error && <FormAlert>{auth.error}</FormAlert>}
           <PinField value={pin} onChange={setPin} error={errorOf('pin')} />

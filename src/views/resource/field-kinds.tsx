@@ -1,6 +1,10 @@
-import type { ComponentType } from 'react';
+import { useLingui } from '@lingui/react';
+import { useState, type ComponentType } from 'react';
 import { lazyScreen } from '../../app/lazy-screen';
+import { CheckboxField, CheckboxGroupField } from '../../components/form/choice-fields';
 import { SelectField } from '../../components/form/select-field';
+import formStyles from '../../components/form/form.module.css';
+import { SearchableSelect } from '../../components/searchable-select';
 import { TextField } from '../../components/form/text-field';
 import { TextareaField } from '../../components/form/textarea-field';
 import type { Field } from './screen';
@@ -14,7 +18,55 @@ export interface FieldInputProps<F extends Field = Field> {
   value: unknown;
   error: string | null;
   options: OptionLists;
+  /** Asks the server for the choices of a resource that match what was typed (searchable selects). */
+  onSearch?: (resource: string, text: string) => void;
   onChange: (value: unknown) => void;
+}
+
+type Props<K extends Field['kind']> = FieldInputProps<Field & { kind: K }>;
+
+/** A record of thousands (an owner): a dropdown that searches the server as one types. */
+function SearchableSelectField({ spec, label, value, error, options, onSearch, onChange }: Props<'select'>) {
+  const [open, setOpen] = useState(false);
+  const name = spec.source.resource.name;
+  return (
+    <div className={formStyles.field}>
+      <SearchableSelect
+        label={label}
+        options={options[name] ?? []}
+        value={typeof value === 'string' && value ? value : null}
+        open={open}
+        onOpenChange={setOpen}
+        onSearch={(text) => onSearch?.(name, text)}
+        onChange={(next) => onChange(next ?? (spec.optional ? null : ''))}
+        empty="choose"
+      />
+      {error && <p className={formStyles.error}>{error}</p>}
+    </div>
+  );
+}
+
+/** Text, email and web addresses: one input of the kind's type, with the field's hint under it. */
+function TextKindField({ spec, label, value, error, onChange }: Props<'text' | 'email' | 'url'>) {
+  const { i18n } = useLingui();
+  const kind = { text: {}, email: { type: 'email', autoComplete: 'off' }, url: { type: 'url', inputMode: 'url' } } as const;
+  return (
+    <TextField
+      label={label}
+      name={spec.name}
+      {...kind[spec.kind]}
+      value={String(value ?? '')}
+      hint={spec.hint ? i18n._(spec.hint) : undefined}
+      error={error}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+function ChoiceField({ spec, label, value, error, onChange }: Props<'choice'>) {
+  const { i18n } = useLingui();
+  const options = spec.choices.map((choice) => ({ value: choice.value, label: i18n._(choice.label) }));
+  return <SelectField label={label} name={spec.name} options={options} value={String(value ?? '')} error={error} onChange={onChange} required />;
 }
 
 type Kinds = { [K in Field['kind']]: ComponentType<FieldInputProps<Field & { kind: K }>> };
@@ -25,16 +77,53 @@ type Kinds = { [K in Field['kind']]: ComponentType<FieldInputProps<Field & { kin
  * shows it (`preloadFieldKinds` asks as soon as the form knows its fields).
  */
 export const FIELD_KINDS: Kinds = {
-  text: ({ spec, label, value, error, onChange }) => (
-    <TextField label={label} name={spec.name} value={String(value ?? '')} error={error} onChange={(event) => onChange(event.target.value)} />
-  ),
+  text: TextKindField,
   textarea: ({ spec, label, value, error, onChange }) => (
     <TextareaField label={label} name={spec.name} value={String(value ?? '')} error={error} onChange={(event) => onChange(event.target.value)} />
   ),
-  select: ({ spec, label, value, error, options, onChange }) => (
-    <SelectField label={label} name={spec.name} options={options[spec.source.resource.name] ?? []} value={String(value ?? '')} error={error} onChange={onChange} />
+  email: TextKindField,
+  url: TextKindField,
+  select: (props) =>
+    props.spec.searchable ? (
+      <SearchableSelectField {...props} />
+    ) : (
+      <SelectField
+        label={props.label}
+        name={props.spec.name}
+        options={props.options[props.spec.source.resource.name] ?? []}
+        value={String(props.value ?? '')}
+        error={props.error}
+        // An optional reference left empty is none (null), not an id.
+        onChange={(next) => props.onChange(next === '' && props.spec.optional ? null : next)}
+      />
+    ),
+  references: ({ spec, label, value, error, options, onChange }) => (
+    <CheckboxGroupField
+      label={label}
+      name={spec.name}
+      options={options[spec.source.resource.name] ?? []}
+      value={Array.isArray(value) ? (value as string[]) : []}
+      error={error}
+      onChange={onChange}
+    />
   ),
+  choice: ChoiceField,
+  checkbox: ({ spec, label, value, error, onChange }) => <CheckboxField label={label} name={spec.name} checked={value === true} error={error} onChange={onChange} />,
   translations: lazyScreen(() => import('./translations-field').then((m) => m.TranslationsField)),
+  // Digits become a number; anything else stays text, for the form's check to refuse.
+  integer: ({ spec, label, value, error, onChange }) => (
+    <TextField
+      label={label}
+      name={spec.name}
+      inputMode="numeric"
+      value={String(value ?? '')}
+      error={error}
+      onChange={(event) => onChange(/^\s*\d{1,9}\s*$/.test(event.target.value) ? Number(event.target.value) : event.target.value)}
+    />
+  ),
+  prices: lazyScreen(() => import('./service-fields').then((m) => m.PricesField)),
+  serviceFeatures: lazyScreen(() => import('./service-fields').then((m) => m.ServiceFeaturesField)),
+  serviceModules: lazyScreen(() => import('./service-fields').then((m) => m.ServiceModulesField)),
 };
 
 /** Loads the chunks of the lazy kinds among `fields`; resolves when a form of them renders without waiting. */

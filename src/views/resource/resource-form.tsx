@@ -1,32 +1,38 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
-import { ArrowLeft } from 'lucide-react';
-import { Suspense, useEffect, useEffectEvent, useId, useMemo, type ComponentType, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Suspense, useEffect, useEffectEvent, useId, useMemo, useState, type ComponentType, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { useFieldErrors } from '../../components/form/use-field-errors';
 import { FormDialog } from '../../components/form-dialog';
 import { resourceText } from '../../api/mutations';
+import type { Row } from '../../db/resource-store';
 import { editedFields, editorMachine, hasUnsavedChanges, type Values } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
 import { FIELD_KINDS, preloadFieldKinds, type FieldInputProps } from './field-kinds';
 import { OfflineNote } from './offline-note';
+import { BackLink } from './back-link';
 import styles from './resource.module.css';
 import { blankValues, fieldSources, optionSources, type Field, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
+import { useSession, type SessionUser } from '../../app/session';
+import { isAdmin } from '../../contract/permissions';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;
 
 type Translations = Record<string, { name: string }>;
 
-/** The editor of one record (null: a new one), with `defaults` filled into a new record's blank form. */
-function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, onDone: () => void) {
+/**
+ * The editor of one record (null: a new one), with `defaults` filled into a new record's blank
+ * form. `onDone` hears the server's answer to the save (null when it was queued here).
+ */
+function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, onDone: (saved: Row | null) => void) {
   const store = useResourceStore();
   const resource = useScopedResource(screen.resource, screen.scope);
   // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
@@ -37,13 +43,14 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
   const done = useSelector(actor, (snapshot) => snapshot.status === 'done');
   const finish = useEffectEvent(onDone);
   useEffect(() => {
-    if (done) finish();
-  }, [done]);
+    if (done) finish(actor.getSnapshot().context.saved);
+  }, [done, actor]);
   return { actor, dirty };
 }
 
 /** A value as the conflict summary shows it. */
 function shown(value: unknown): string {
+  if (Array.isArray(value)) return value.join(', ');
   if (value && typeof value === 'object') {
     return Object.entries(value as Translations)
       .map(([code, entry]) => `${code}: ${entry.name}`)
@@ -57,12 +64,42 @@ interface ResourceFormProps {
   actor: EditorActor;
   /** The choices of the select fields, loaded by the form's owner (a list page has them already). */
   options: OptionLists;
-  onCancel: () => void;
+  /** Searches a source's choices on the server (searchable selects). */
+  onSearch?: (resource: string, text: string) => void;
+  /** Without it no Cancel: a form that is the page itself (a singleton's) has nowhere to go back to. */
+  onCancel?: () => void;
+}
+
+/** The fields a user may write: admin-only ones (a website's status, a partner's type) only for admins; the server drops them anyway. */
+export function writableFields(screen: ResourceScreen, user: SessionUser | null): readonly Field[] {
+  const admin = user !== null && isAdmin(user);
+  return screen.fields.filter((field) => admin || !screen.resource.adminOnly.includes(field.name));
+}
+
+/** The ids a form's values name, by resource: their names are shown even past the first page of choices. */
+function namedIds(fields: readonly Field[], values: Values): Record<string, string[]> {
+  const ids: Record<string, string[]> = {};
+  for (const field of fields) {
+    if (field.kind !== 'select' && field.kind !== 'references') continue;
+    const value = values[field.name];
+    (ids[field.source.resource.name] ??= []).push(...(Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && id !== ''));
+  }
+  return ids;
+}
+
+/** The choices of a form's select fields, with the record's own named even past the first page of options. */
+function useFormOptions(screen: ResourceScreen, actor: EditorActor) {
+  const sources = useMemo(() => optionSources(...fieldSources(screen.fields)), [screen]);
+  const values = useSelector(actor, (snapshot) => snapshot.context.values);
+  const wanted = useMemo(() => namedIds(screen.fields, values), [screen, values]);
+  return useOptionLists(sources, wanted, screen.scope);
 }
 
 /** The fields of a screen, described as data, bound to its editor machine; Save and Cancel below. */
-function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
+function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFormProps) {
   const { i18n } = useLingui();
+  const { user } = useSession();
+  const fields = writableFields(screen, user);
   const snapshot = useSelector(actor, (state) => state);
   const { context } = snapshot;
   const { errorOf } = useFieldErrors(context.fieldErrors);
@@ -90,6 +127,7 @@ function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
           value={context.values[spec.name]}
           error={errorOf(spec.name)}
           options={options}
+          onSearch={onSearch}
           onChange={(value) => change(spec.name, value)}
         />
       </Suspense>
@@ -132,7 +170,7 @@ function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
             {context.error}
           </h3>
           <dl className={styles.conflictList}>
-            {screen.fields
+            {fields
               .filter((spec) => shown(theirs[spec.name]) !== shown(context.values[spec.name]))
               .map((spec) => {
                 const theirValue = shown(theirs[spec.name]);
@@ -160,12 +198,14 @@ function ResourceForm({ screen, actor, options, onCancel }: ResourceFormProps) {
         </section>
       )}
       <fieldset className={styles.fields} disabled={saving || conflict}>
-        {screen.fields.map(field)}
+        {fields.map(field)}
       </fieldset>
       <div className={styles.actions}>
-        <Button variant="secondary" onClick={onCancel}>
-          <Trans>Cancel</Trans>
-        </Button>
+        {onCancel && (
+          <Button variant="secondary" onClick={onCancel}>
+            <Trans>Cancel</Trans>
+          </Button>
+        )}
         <Button type="submit" busy={saving} disabled={!canSave || conflict}>
           {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
         </Button>
@@ -188,29 +228,49 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
   const titleId = useId();
   const { actor, dirty } = useEditor(screen, id, {}, () => navigate(screen.routes.list));
   const leave = useUnsavedGuard(dirty);
-  const sources = useMemo(() => optionSources(...fieldSources(screen.fields)), [screen]);
-  const values = useSelector(actor, (snapshot) => snapshot.context.values);
-  // The record's own choices are named even when they are past the first page of options.
-  const wanted = useMemo(
-    () => Object.fromEntries(screen.fields.flatMap((field) => (field.kind === 'select' ? [[field.source.resource.name, [values[field.name] as string]]] : []))),
-    [screen, values],
-  );
-  const { lists: options } = useOptionLists(sources, wanted, screen.scope);
+  const { lists: options, search } = useFormOptions(screen, actor);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>
-      <Link href={screen.routes.list} className={styles.back}>
-        <ArrowLeft aria-hidden size={18} />
+      <BackLink href={screen.routes.list}>
         <Trans>Back to the list</Trans>
-      </Link>
+      </BackLink>
       <h1 id={titleId} className={styles.title}>
         {i18n._(title)}
       </h1>
       <div className={styles.card}>
-        <ResourceForm screen={screen} actor={actor} options={options} onCancel={() => leave(() => navigate(screen.routes.list))} />
+        <ResourceForm screen={screen} actor={actor} options={options} onSearch={search} onCancel={() => leave(() => navigate(screen.routes.list))} />
       </div>
     </section>
   );
+}
+
+interface ResourceSingletonFormProps {
+  /** A screen of a singleton entry (`singleton: true`): its one record is edited, never made. */
+  screen: ResourceScreen;
+  /** Saved (`row`: the server's answer) or queued on this device (`row` null). */
+  onSaved?: (row: Row | null) => void;
+}
+
+/**
+ * The one record of a singleton entry (the installation's settings, a website's SEO) on a page of
+ * its own: the same editor and form as any record, loaded without an id. After a save the editor
+ * starts over on what was kept, so the page stays and shows it.
+ */
+export function ResourceSingletonForm({ screen, onSaved }: ResourceSingletonFormProps) {
+  const [round, setRound] = useState(0);
+  const done = (row: Row | null) => {
+    onSaved?.(row);
+    setRound((n) => n + 1);
+  };
+  return <SingletonEditor key={round} screen={screen} onDone={done} />;
+}
+
+function SingletonEditor({ screen, onDone }: { screen: ResourceScreen; onDone: (row: Row | null) => void }) {
+  const { actor, dirty } = useEditor(screen, null, {}, onDone);
+  useUnsavedGuard(dirty);
+  const { lists: options, search } = useFormOptions(screen, actor);
+  return <ResourceForm screen={screen} actor={actor} options={options} onSearch={search} />;
 }
 
 interface ResourceFormDialogProps {
@@ -221,13 +281,14 @@ interface ResourceFormDialogProps {
   defaults: Values;
   /** The choices of the select fields: the list page's, which loads them for its filters and columns anyway. */
   options: OptionLists;
+  onSearch?: (resource: string, text: string) => void;
   onClose: () => void;
   /** Saved, or queued on this device: the dialog is gone and the list should be read again. */
   onSaved: () => void;
 }
 
 /** A form over a list, for resources without form routes of their own; a sheet on phones. */
-export function ResourceFormDialog({ screen, id, defaults, options, onClose, onSaved }: ResourceFormDialogProps) {
+export function ResourceFormDialog({ screen, id, defaults, options, onSearch, onClose, onSaved }: ResourceFormDialogProps) {
   const { t, i18n } = useLingui();
   const { actor, dirty } = useEditor(screen, id, defaults, onSaved);
   const leave = useUnsavedGuard(dirty);
@@ -235,7 +296,7 @@ export function ResourceFormDialog({ screen, id, defaults, options, onClose, onS
 
   return (
     <FormDialog title={id ? t`Edit ${item}` : t`Add ${item}`} onRequestClose={() => leave(onClose)}>
-      <ResourceForm screen={screen} actor={actor} options={options} onCancel={() => leave(onClose)} />
+      <ResourceForm screen={screen} actor={actor} options={options} onSearch={onSearch} onCancel={() => leave(onClose)} />
     </FormDialog>
   );
 }

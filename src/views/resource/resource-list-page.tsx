@@ -1,19 +1,17 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
-import { ArrowLeft, CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
 import { DataTable, type DataColumn } from '../../components/data-table';
-import { dateFormat } from '../../components/intl-formats';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { Pagination } from '../../components/pagination';
 import { StatBoxes, type Stat } from '../../components/stat-boxes';
 import { readAhead, type Row } from '../../db/resource-store';
-import { SYNCED_EVENT } from '../../db/sync-messages';
 import { initialListQuery, listMachine } from '../../machines/list.machine';
 import { resourceText } from '../../api/mutations';
 import { storeActors } from '../../machines/store-actors';
@@ -22,11 +20,15 @@ import { allows } from '../../contract/permissions';
 import { titleOf } from '../../contract/resource';
 import { OfflineNote } from './offline-note';
 import { ResourceFormDialog } from './resource-form';
+import { BackLink } from './back-link';
 import styles from './resource.module.css';
 import { fieldSources, optionSources, type Column, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
+import { useStatFigures } from './use-stats';
+import { useRefreshOnSync } from './use-list-page';
+import { cellText } from './column-text';
 
 interface ResourceListPageProps {
   screen: ResourceScreen;
@@ -76,9 +78,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const sources = useMemo(
     () =>
       optionSources(
-        ...(screen.filters ?? []).map((filter) => filter.source),
+        ...(screen.filters ?? []).map((filter) => ('source' in filter ? filter.source : undefined)),
         ...screen.columns.map((column) => (column.format === 'lookup' ? column.source : undefined)),
-        ...((may.create || may.update) && !screen.routes ? fieldSources(screen.fields) : []),
+        ...((may.create || may.update) && (!screen.routes || !screen.routes.create) ? fieldSources(screen.fields) : []),
       ),
     [screen, may.create, may.update],
   );
@@ -87,7 +89,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
     const ids: Record<string, (string | null | undefined)[]> = {};
     const want = (resourceName: string, id: unknown) => (ids[resourceName] ??= []).push(typeof id === 'string' ? id : null);
     for (const column of screen.columns) if (column.format === 'lookup') page?.items.forEach((row) => want(column.source.resource.name, row[column.key]));
-    for (const filter of screen.filters ?? []) want(filter.source.resource.name, fixed?.[filter.key] ?? query[filter.key]);
+    for (const filter of screen.filters ?? []) if ('source' in filter) want(filter.source.resource.name, fixed?.[filter.key] ?? query[filter.key]);
     return ids;
   }, [screen, page, fixed, query]);
   const { lists: options, search: searchOptions } = useOptionLists(sources, wanted, screen.scope);
@@ -101,8 +103,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
       filters: open.map((filter) => ({
         key: filter.key,
         label: i18n._(filter.label),
-        options: options[filter.source.resource.name] ?? [],
-        onSearch: (text: string) => searchOptions(filter.source.resource.name, text),
+        ...('source' in filter
+          ? { options: options[filter.source.resource.name] ?? [], onSearch: (text: string) => searchOptions(filter.source.resource.name, text) }
+          : { options: filter.choices.map((choice) => ({ value: choice.value, label: i18n._(choice.label) })) }),
       })),
       values: Object.fromEntries(open.map((filter) => [filter.key, query[filter.key] === undefined ? undefined : String(query[filter.key])])),
       onFilter: (key, value) => actor.send({ type: 'list.filter', key, value }),
@@ -111,22 +114,15 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   );
   useListControls(controls);
 
-  // Back online, or queued changes reached the server: the server's answer replaces this device's copy.
-  useEffect(() => {
-    const refresh = () => actor.send({ type: 'list.refresh' });
-    window.addEventListener('online', refresh);
-    window.addEventListener(SYNCED_EVENT, refresh);
-    return () => {
-      window.removeEventListener('online', refresh);
-      window.removeEventListener(SYNCED_EVENT, refresh);
-    };
-  }, [actor]);
+  useRefreshOnSync(actor);
 
   async function remove(row: Row) {
     if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
   }
 
-  const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n));
+  const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n, routes?.view));
+  // The server's figures (spec §2 stats boxes) where the entry has them: new ones, and per status.
+  const figures = useStatFigures(resource, screen.filters ?? []);
   const stats: Stat[] = [
     { label: t`Total`, value: String(page?.pagination.totalItems ?? '–') },
     ...(page && page.pagination.totalPages > 1
@@ -136,8 +132,12 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
       .filter((filter) => fixed?.[filter.key] !== undefined)
       .map((filter) => ({
         label: i18n._(filter.label),
-        value: options[filter.source.resource.name]?.find((option) => option.value === fixed?.[filter.key])?.label ?? '…',
+        value:
+          'source' in filter
+            ? (options[filter.source.resource.name]?.find((option) => option.value === fixed?.[filter.key])?.label ?? '…')
+            : i18n._(filter.choices.find((choice) => choice.value === fixed?.[filter.key])?.label ?? filter.label),
       })),
+    ...figures,
   ];
 
   const actions = (row: Row) => {
@@ -175,17 +175,14 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   return (
     <section className={styles.page} aria-labelledby={titleId}>
       {back && (
-        <Link href={back.href} className={styles.back}>
-          <ArrowLeft aria-hidden size={18} />
-          {i18n._(back.label)}
-        </Link>
+        <BackLink href={back.href}>{i18n._(back.label)}</BackLink>
       )}
       <div className={styles.head}>
         <h1 id={titleId} className={styles.title}>
           {i18n._(title)}
         </h1>
         {may.create &&
-          (routes ? (
+          (routes?.create ? (
             <Link href={routes.create} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
               <Plus aria-hidden size={18} />
               {addLabel}
@@ -254,6 +251,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
           id={editing.id}
           defaults={fixed ?? {}}
           options={options}
+          onSearch={searchOptions}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
@@ -267,23 +265,14 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
 
 type I18n = ReturnType<typeof useLingui>['i18n'];
 
-/** A screen's column as the table shows it; the first one also marks rows not yet on the server. */
-function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n): DataColumn<Row> {
-  const date = column.format === 'date' ? dateFormat(i18n.locale) : null;
-  const text = (row: Row): string => {
-    const value = row[column.key];
-    switch (column.format) {
-      case 'date':
-        return typeof value === 'string' && date ? date.format(new Date(value)) : '';
-      case 'count':
-        return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
-      case 'lookup':
-        return options[column.source.resource.name]?.find((option) => option.value === value)?.label ?? '';
-      default:
-        return String(value ?? '');
-    }
-  };
-  const link = column.format === undefined || column.format === 'text' ? column.link : undefined;
+/**
+ * A screen's column as the table shows it; the first one also marks rows not yet on the server
+ * and, where records have a page of their own (`view`), leads there.
+ */
+function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n, view?: (id: string) => string): DataColumn<Row> {
+  const text = (row: Row) => cellText(column, row, options, i18n);
+  const plain = column.format === undefined || column.format === 'text';
+  const link = (plain ? column.link : undefined) ?? (first && view ? (row: Row) => view(row.id) : undefined);
   return {
     key: column.key,
     header: i18n._(column.label),

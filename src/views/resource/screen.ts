@@ -17,26 +17,49 @@ interface ColumnBase {
 }
 
 export type Column =
-  /** Text; `link` makes it lead somewhere (a category to its subcategories). */
-  | (ColumnBase & { format?: 'text'; sortable?: boolean; link?: (row: Row) => string })
+  /**
+   * Text; `link` makes it lead somewhere (a category to its subcategories); `text` shows more
+   * than the one field (a person's first and last name).
+   */
+  | (ColumnBase & { format?: 'text'; sortable?: boolean; link?: (row: Row) => string; text?: (row: Row) => string })
   | (ColumnBase & { format: 'date'; sortable?: boolean })
   /** How many entries a map holds (a language's translated names). */
   | (ColumnBase & { format: 'count' })
   /** The name of the record of `source` the field refers to. */
-  | (ColumnBase & { format: 'lookup'; source: OptionSource });
+  | (ColumnBase & { format: 'lookup'; source: OptionSource })
+  /** One of a fixed set of values, in words (a status). */
+  | (ColumnBase & { format: 'choice'; choices: readonly Choice[]; sortable?: boolean })
+  /** Cents, in the currency the row's `currency` names. */
+  | (ColumnBase & { format: 'money' });
+
+/** One of a fixed set of values (a status, a type), each with its words. */
+export interface Choice {
+  value: string;
+  label: MessageDescriptor;
+}
 
 export type Field =
-  | { name: string; label: MessageDescriptor; kind: 'text' | 'textarea' }
-  | { name: string; label: MessageDescriptor; kind: 'select'; source: OptionSource }
+  | { name: string; label: MessageDescriptor; kind: 'text' | 'textarea' | 'email' | 'url'; hint?: MessageDescriptor }
+  /**
+   * A record of another resource. `optional`: none is a choice (stored as null). `searchable`:
+   * the choices are searched on the server as one types, for sources of thousands (accounts).
+   */
+  | { name: string; label: MessageDescriptor; kind: 'select'; source: OptionSource; optional?: boolean; searchable?: boolean }
+  /** Several records of another resource (a website's technologies), as a list of ids. */
+  | { name: string; label: MessageDescriptor; kind: 'references'; source: OptionSource }
+  | { name: string; label: MessageDescriptor; kind: 'choice'; choices: readonly Choice[] }
+  | { name: string; label: MessageDescriptor; kind: 'checkbox' }
   /** `{ code: { name } }`: a name per language code (spec §3, a language's `content`). */
-  | { name: string; label: MessageDescriptor; kind: 'translations' };
+  | { name: string; label: MessageDescriptor; kind: 'translations' }
+  /** A whole number (a position among others), typed in digits. */
+  | { name: string; label: MessageDescriptor; kind: 'integer' }
+  /** Cents per partner type (`{ standard, agency?, reseller? }`), typed as money ("49.00", "49,00"). */
+  | { name: string; label: MessageDescriptor; kind: 'prices' }
+  /** A service's features (key, English and German name, prices) or its CMS modules (module, prices). */
+  | { name: string; label: MessageDescriptor; kind: 'serviceFeatures' | 'serviceModules' };
 
-/** An equality filter of the list query, offered in the header's filter panel. */
-export interface Filter {
-  key: string;
-  label: MessageDescriptor;
-  source: OptionSource;
-}
+/** An equality filter of the list query, offered in the header's filter panel: records of a source, or fixed choices. */
+export type Filter = { key: string; label: MessageDescriptor } & ({ source: OptionSource } | { choices: readonly Choice[] });
 
 /** One resource's list and form screens, as data. */
 export interface ResourceScreen {
@@ -46,18 +69,45 @@ export interface ResourceScreen {
   filters?: readonly Filter[];
   /** The route parameters that hold the entry's scope (`{ websiteId: 'id' }` under /cms/:id). */
   scope?: RouteScope;
-  /** Own routes for new and edited records (spec §2); without them the form opens in a dialog over the list. */
-  routes?: { list: string; create: string; edit: (id: string) => string };
+  /**
+   * Own routes (spec §2): the list, new and edited records, and a record's own page. Without
+   * them (or without `create`) the form opens in a dialog over the list.
+   */
+  routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string };
 }
 
-/** The empty form: text fields empty, maps without entries. */
+/** A field's value in an empty form. */
+function blank(field: Field): unknown {
+  switch (field.kind) {
+    case 'translations':
+      return {};
+    case 'references':
+    case 'serviceFeatures':
+    case 'serviceModules':
+      return [];
+    case 'prices':
+      return {};
+    case 'integer':
+      return 0;
+    case 'checkbox':
+      return false;
+    case 'choice':
+      return field.choices[0]?.value ?? '';
+    case 'select':
+      return field.optional ? null : '';
+    default:
+      return '';
+  }
+}
+
+/** The empty form: text fields empty, lists and maps without entries, a choice at its first value. */
 export function blankValues(fields: readonly Field[]): Record<string, unknown> {
-  return Object.fromEntries(fields.map((field) => [field.name, field.kind === 'translations' ? {} : '']));
+  return Object.fromEntries(fields.map((field) => [field.name, blank(field)]));
 }
 
-/** The sources of a form's select fields (undefined for the other fields), for optionSources. */
+/** The sources of a form's fields that choose records (undefined for the other fields), for optionSources. */
 export const fieldSources = (fields: readonly Field[]): (OptionSource | undefined)[] =>
-  fields.map((field) => (field.kind === 'select' ? field.source : undefined));
+  fields.map((field) => (field.kind === 'select' || field.kind === 'references' ? field.source : undefined));
 
 /** Every other resource a screen takes choices from, once each. */
 export function optionSources(...sources: readonly (OptionSource | undefined)[]): OptionSource[] {

@@ -1,17 +1,37 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useBranding } from '../../app/branding';
+import type { WhiteLabelConfig } from '../../contract/branding';
 import styles from './shell.module.css';
 
-// The operator decides where help lives (build-time env); a link to nowhere is worse than none.
-const HELP_URL = import.meta.env.VITE_HELP_URL;
-const SUPPORT_URL = import.meta.env.VITE_SUPPORT_URL;
 // Read once: a tab left open over New Year shows last year until it reloads.
 const YEAR = new Date().getFullYear();
 
+/** Where the footer's two links lead. */
+export interface FooterLinks {
+  help: string;
+  support: string;
+}
+
+/**
+ * Spec §2: the footer offers Help Center and Support. Each one's address is the settings' (helpUrl,
+ * supportUrl, so the operator changes it at /settings), else the build's (VITE_HELP_URL,
+ * VITE_SUPPORT_URL). With only one address, both links lead there: whoever answers support also
+ * helps, and whatever helps is better than no link. With none at all there is nowhere to send
+ * anyone, so neither link shows (a link to nowhere is worse than none).
+ */
+export function footerLinks(branding: Pick<WhiteLabelConfig, 'helpUrl' | 'supportUrl'> | null, build: { help?: string; support?: string }): FooterLinks | null {
+  const help = branding?.helpUrl || build.help || '';
+  const support = branding?.supportUrl || build.support || '';
+  if (!help && !support) return null;
+  return { help: help || support, support: support || help };
+}
+
 export function Footer() {
   const { t } = useLingui();
-  const cmsName = useBranding()?.cmsName ?? '';
+  const branding = useBranding();
+  const cmsName = branding?.cmsName ?? '';
   const year = YEAR;
+  const links = footerLinks(branding, { help: import.meta.env.VITE_HELP_URL, support: import.meta.env.VITE_SUPPORT_URL });
 
   return (
     <footer className={styles.footer}>
@@ -20,18 +40,14 @@ export function Footer() {
           © {year} {cmsName}
         </Trans>
       </p>
-      {(HELP_URL || SUPPORT_URL) && (
+      {links && (
         <nav className={styles.footerLinks} aria-label={t`Help`}>
-          {HELP_URL && (
-            <a href={HELP_URL}>
-              <Trans>Help Center</Trans>
-            </a>
-          )}
-          {SUPPORT_URL && (
-            <a href={SUPPORT_URL}>
-              <Trans>Support</Trans>
-            </a>
-          )}
+          <a href={links.help}>
+            <Trans>Help Center</Trans>
+          </a>
+          <a href={links.support}>
+            <Trans>Support</Trans>
+          </a>
         </nav>
       )}
     </footer>

@@ -103,7 +103,7 @@ describe('Shell', () => {
   });
 
   it('opens the one partner record of a partner as Settings', async () => {
-    myPartners = () => json({ success: true, data: [{ _id: 'p1', name: 'Only' }] });
+    myPartners = () => json({ success: true, data: [{ _id: 'p1', name: 'Only', type: 'agency' }] });
     renderShell(sessionUser({ type: 'partner', role: null }));
 
     await waitFor(() => expect(navLinks()).toEqual(['Websites /user/websites', 'Settings /partners/p1']));

@@ -39,9 +39,28 @@ function useMobileSidebar() {
   return [open, setOpen] as const;
 }
 
+/**
+ * A phone's on-screen keyboard shrinks the visible part of the page under the field being typed
+ * in: the field is scrolled back into what is left (below the sticky header, CSS scroll-margin),
+ * so every form stays usable with the keyboard up.
+ */
+function useKeyboardAwareFields() {
+  useEffect(() => {
+    const viewport = window.visualViewport;
+    if (!viewport) return;
+    const keepInView = () => {
+      const field = document.activeElement;
+      if (field instanceof HTMLElement && field.matches('input, textarea, select, [contenteditable]')) field.scrollIntoView({ block: 'nearest' });
+    };
+    viewport.addEventListener('resize', keepInView);
+    return () => viewport.removeEventListener('resize', keepInView);
+  }, []);
+}
+
 /** What a verified user sees around every page (spec §2): sidebar, header with search and filters, footer. */
 export function Shell({ children }: { children: ReactNode }) {
   const [sidebarOpen, setSidebarOpen] = useMobileSidebar();
+  useKeyboardAwareFields();
 
   return (
     <ListControlsProvider>

@@ -2,5 +2,6 @@ export * from './auth';
 export * from './catalogs';
 export * from './counts';
 export * from './idempotency';
+export * from './services';
 export * from './settings';
 export * from './tenancy';

@@ -1,0 +1,26 @@
+import type { I18n } from '@lingui/core';
+import { dateFormat, formatMoney } from '../../components/intl-formats';
+import type { Row } from '../../db/resource-store';
+import type { Column } from './screen';
+import type { OptionLists } from './use-option-lists';
+
+/** What a screen's column shows of a row, in words: a list's cell, a record page's value. */
+export function cellText(column: Column, row: Row, options: OptionLists, i18n: I18n): string {
+  const value = row[column.key];
+  switch (column.format) {
+    case 'date':
+      return typeof value === 'string' ? dateFormat(i18n.locale).format(new Date(value)) : '';
+    case 'count':
+      return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
+    case 'lookup':
+      return options[column.source.resource.name]?.find((option) => option.value === value)?.label ?? '';
+    case 'choice': {
+      const choice = column.choices.find((candidate) => candidate.value === value);
+      return choice ? i18n._(choice.label) : String(value ?? '');
+    }
+    case 'money':
+      return typeof value === 'number' ? formatMoney(value, String(row.currency ?? 'EUR'), i18n.locale) : '';
+    default:
+      return column.text ? column.text(row) : String(value ?? '');
+  }
+}

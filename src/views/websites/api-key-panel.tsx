@@ -1,0 +1,138 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Copy, KeyRound, Power, Trash2 } from 'lucide-react';
+import { useCallback, useEffect, useState } from 'react';
+import { z } from 'zod/mini';
+import { ApiError, request, requestData } from '../../api/request';
+import { useConfirm, useToast } from '../../app/feedback';
+import { Button } from '../../components/form/button';
+import { messages } from '../../contract/messages';
+import { fillPath } from '../../contract/resource';
+import { apiKeys } from '../../contract/resources/websites';
+import { reasonOf } from '../../machines/reason';
+import styles from '../resource/resource.module.css';
+
+const KeySchema = apiKeys.entity;
+type Key = z.infer<typeof KeySchema>;
+
+/**
+ * A website's delivery API key (spec §7 API key): made, shown whole exactly once, switched off
+ * and on, deleted. These talk to the server directly: a key that exists only on this device would
+ * be no key, and its one showing cannot wait for a connection.
+ */
+export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
+  const { t } = useLingui();
+  const toast = useToast();
+  const { confirm, confirmDelete } = useConfirm();
+  const path = fillPath(apiKeys.paths.item, { id: websiteId });
+  const [key, setKey] = useState<Key | null | undefined>(undefined);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(
+    (signal?: AbortSignal) =>
+      requestData(path, KeySchema, { signal, fallback: messages.requestFailed }).then(
+        (found) => setKey(found),
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) setKey(null);
+          else if (!signal?.aborted) setKey(undefined);
+        },
+      ),
+    [path],
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  async function act(run: () => Promise<void>) {
+    setBusy(true);
+    try {
+      await run();
+    } catch (error) {
+      toast.error(reasonOf(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const create = () =>
+    act(async () => {
+      if (key && !(await confirm({ title: t`New API key`, message: t`The current key stops working at once. Make a new one?`, confirmText: t`Make a new key`, cancelText: t`Cancel`, type: 'warning' }))) return;
+      const answer = await request<Key>(path, { method: 'POST', body: {}, fallback: messages.requestFailed });
+      setKey(answer.data);
+      setRevealed(answer.data.key ?? null);
+    });
+  const toggle = () =>
+    act(async () => {
+      const answer = await request<Key>(`${path}/toggle`, { method: 'PATCH', fallback: messages.requestFailed });
+      setKey(answer.data);
+      if (answer.message) toast.info(answer.message);
+    });
+  const remove = () =>
+    act(async () => {
+      if (!key || !(await confirmDelete(t`the API key ${key.prefix}…`))) return;
+      await request(path, { method: 'DELETE', headers: { 'if-match': `"${key.version}"` }, fallback: messages.requestFailed });
+      setKey(null);
+      setRevealed(null);
+    });
+
+  return (
+    <section className={`${styles.card} ${styles.stack}`} aria-labelledby="api-key-title">
+      <h2 id="api-key-title" className={styles.subtitle}>
+        <Trans>Delivery API key</Trans>
+      </h2>
+      <p className={styles.muted}>
+        <Trans>The website reads its published content with this key, sent as the X-API-Key header.</Trans>
+      </p>
+      {key === undefined && (
+        <p className={styles.muted}>
+          <Trans>The key can be seen and changed only with a connection.</Trans>
+        </p>
+      )}
+      {key === null && (
+        <p>
+          <Trans>This website has no API key yet.</Trans>
+        </p>
+      )}
+      {key && (
+        <p>
+          <code>{key.prefix}…</code> <span className={styles.badge}>{key.isActive ? <Trans>Active</Trans> : <Trans>Switched off</Trans>}</span>
+        </p>
+      )}
+      {revealed && (
+        <div className={styles.age} role="alert">
+          <p className={styles.problemText}>
+            <Trans>Copy the key now: it is shown only this once.</Trans>
+            <br />
+            <code className={styles.secret}>{revealed}</code>
+          </p>
+          <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(revealed).then(() => toast.success(t`Copied`))}>
+            <Copy aria-hidden size={18} />
+            <Trans>Copy</Trans>
+          </Button>
+        </div>
+      )}
+      {key !== undefined && (
+        <div className={styles.actionsRow}>
+          <Button variant={key ? 'secondary' : 'primary'} busy={busy} onClick={() => void create()}>
+            <KeyRound aria-hidden size={18} />
+            {key ? <Trans>Make a new key</Trans> : <Trans>Make a key</Trans>}
+          </Button>
+          {key && (
+            <>
+              <Button variant="secondary" busy={busy} onClick={() => void toggle()} aria-pressed={key.isActive}>
+                <Power aria-hidden size={18} />
+                {key.isActive ? <Trans>Switch off</Trans> : <Trans>Switch on</Trans>}
+              </Button>
+              <Button variant="danger" busy={busy} onClick={() => void remove()}>
+                <Trash2 aria-hidden size={18} />
+                <Trans>Delete</Trans>
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
