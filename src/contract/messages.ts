@@ -119,6 +119,7 @@ export const messages = {
 
   apiKeyEnabled: /*i18n*/ { id: 'apiKey.enabled', message: 'The API key is active again.' },
   apiKeyDisabled: /*i18n*/ { id: 'apiKey.disabled', message: 'The API key is switched off: websites using it get no content until it is active again.' },
+  apiKeyInvalid: /*i18n*/ { id: 'apiKey.invalid', message: 'Send an active API key of the website in the X-API-Key header.' },
 
   // Uploads.
   fileTooLarge: /*i18n*/ { id: 'upload.fileTooLarge', message: 'The file is too large.' },
@@ -128,6 +129,14 @@ export const messages = {
   imageUnreadable: /*i18n*/ { id: 'upload.imageUnreadable', message: 'This image could not be read.' },
   imageTooManyPixels: /*i18n*/ { id: 'upload.imageTooManyPixels', message: 'This image has too many pixels.' },
   uploadFailed: /*i18n*/ { id: 'spec.uploadFailed', message: 'Upload failed' },
+
+  // CMS content.
+  slugFormat: /*i18n*/ { id: 'field.slugFormat', message: 'Use lower-case letters, digits and dashes, such as about-us' },
+  linkTarget: /*i18n*/ { id: 'field.linkTarget', message: 'Choose a page or enter an address, not both' },
+  parentOutsideMenu: /*i18n*/ { id: 'field.parentOutsideMenu', message: 'An item cannot be placed under itself or one of its own sub-items' },
+  orderSaved: /*i18n*/ { id: 'order.saved', message: 'Order saved' },
+  orderConflict: /*i18n*/ { id: 'order.conflict', message: 'Someone else changed this order in the meantime.' },
+  orderMismatch: /*i18n*/ { id: 'order.mismatch', message: 'The new order must name each item exactly once.' },
 
   // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
   parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },

@@ -46,6 +46,21 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   paths: { list?: string; item: string; create?: string; stats?: string };
   /** One record per website (SEO, outgoing mail): no list, the item path names only the website. */
   singleton?: boolean;
+  /**
+   * Rows that belong to a record of another entry (a menu's items, a slider's slides): the path
+   * parameter `param` names that record and is also the rows' own (server-owned) column. The
+   * server stamps it from the path, lists only that parent's rows, and answers 404 for a parent
+   * outside the website.
+   */
+  parent?: { param: string; resource: string };
+  /**
+   * Children in the order a person sets (contract/order.ts, ADR 012): a computed `position`, new
+   * rows last, listed in that order; `PUT path` with `{ [field]: ids }` and `If-Match` the tag of
+   * the order it was made from sets the whole order in one transaction.
+   */
+  order?: { path: string; field: string };
+  /** Records made only by uploading files (media): no JSON create route; the module's upload routes make them. */
+  createdBy?: 'upload';
   /** The fields a person edits and reads back: create takes all of them, update any of them. */
   fields: Fields;
   /** Fields only the server writes (a slug, a size, a key's prefix): returned, never taken from a body. */
@@ -62,7 +77,7 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   /** Query parameters that shape the answer rather than filter it (a price for `partnerType`); a `present` hook reads them. */
   queryOptions?: Shape;
   /** Text fields the list's `search` matches (case-insensitive, anywhere in the text). */
-  search: readonly (keyof Fields & string)[];
+  search: readonly (keyof (Fields & Computed) & string)[];
   /** Sortable fields; the first is the default (ascending). */
   sort: readonly [Sort, ...Sort[]];
   /**
@@ -178,7 +193,7 @@ export function defineResource<
   const singleton = config.singleton === true;
   // A singleton's path names only its website; any other item path ends in the record's id.
   const itemParam = singleton ? null : pathParams(config.paths.item).at(-1)!;
-  const scopeParams = [...new Set(Object.values(config.paths).flatMap((path) => pathParams(path ?? '')))].filter((name) => name !== itemParam);
+  const scopeParams = [...new Set([...Object.values(config.paths), config.order?.path].flatMap((path) => pathParams(path ?? '')))].filter((name) => name !== itemParam);
   return {
     ...config,
     /** Who may call each route (docs/design.md §5), derived from the scope. */
@@ -237,7 +252,8 @@ export function inScope<R extends Resource>(resource: R, params: ScopeParams): R
   const fill = (path: string | undefined) => (path === undefined ? undefined : fillPath(path, params, keep));
   const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create), stats: fill(resource.paths.stats) };
   const image = resource.image && { ...resource.image, path: fill(resource.image.path)! };
-  return { ...resource, paths, image, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
+  const order = resource.order && { ...resource.order, path: fill(resource.order.path)! };
+  return { ...resource, paths, image, order, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
 }
 
 /** How a person knows a record: its title field, else its id. */

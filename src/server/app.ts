@@ -22,6 +22,7 @@ import { registerIdempotency } from './http/idempotency';
 import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
+import { cmsRoutes } from './routes/cms';
 import { websiteRoutes } from './routes/websites';
 import { serviceRoutes } from './routes/services';
 import { languageRoutes } from './routes/languages';
@@ -141,6 +142,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(accountRoutes, ctx);
   await app.register(websiteRoutes, ctx);
   await app.register(serviceRoutes, ctx);
+  await app.register(cmsRoutes, ctx);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

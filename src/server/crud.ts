@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { successSchema } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { isAdmin } from '../contract/permissions';
+import { orderTag } from '../contract/order';
 import { pathParams, RECENT_DAYS, resourceMessages, StatsSchema, type Operation, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
@@ -51,6 +52,34 @@ export interface ResourceHooks {
   afterUpdate?(row: Row, context: HookContext): void | Promise<void>;
   afterDelete?(row: Row, context: HookContext): void | Promise<void>;
   present?(entity: Values, row: Row, request: FastifyRequest): Values;
+  /** Narrows a list by the entry's own query options (`?mimetype=image`, `?category=`): equality filters need no hook. */
+  narrow?(request: FastifyRequest): SQL | undefined;
+}
+
+/** Several hooks of one entry as one (a slide's picture link and its own rules): each step runs in the order given. */
+export function composeHooks(...all: ResourceHooks[]): ResourceHooks {
+  const chain =
+    (step: 'beforeCreate' | 'beforeUpdate') =>
+    async (values: Values, context: HookContext): Promise<Values> => {
+      let result = values;
+      for (const hooks of all) result = (await hooks[step]?.(result, context)) ?? result;
+      return result;
+    };
+  const each =
+    (step: 'afterCreate' | 'afterUpdate' | 'afterDelete') =>
+    async (row: Row, context: HookContext): Promise<void> => {
+      for (const hooks of all) await hooks[step]?.(row, context);
+    };
+  const has = (step: keyof ResourceHooks) => all.some((hooks) => hooks[step]);
+  return {
+    ...(has('beforeCreate') && { beforeCreate: chain('beforeCreate') }),
+    ...(has('beforeUpdate') && { beforeUpdate: chain('beforeUpdate') }),
+    ...(has('afterCreate') && { afterCreate: each('afterCreate') }),
+    ...(has('afterUpdate') && { afterUpdate: each('afterUpdate') }),
+    ...(has('afterDelete') && { afterDelete: each('afterDelete') }),
+    ...(has('present') && { present: (entity: Values, row: Row, request: FastifyRequest) => all.reduce((shown, hooks) => hooks.present?.(shown, row, request) ?? shown, entity) }),
+    ...(has('narrow') && { narrow: (request: FastifyRequest) => and(...all.map((hooks) => hooks.narrow?.(request))) }),
+  };
 }
 
 /**
@@ -64,6 +93,8 @@ export interface TableOptions {
   /** The column holding the storage key of the entry's `image`. */
   imageColumn?: string;
   ownedThrough?: Readonly<Record<string, { table: PgTable; owner: string }>>;
+  /** The table of the entry's `parent` (a menu for its items): a parent outside the website answers 404. */
+  parentTable?: PgTable;
 }
 
 /** What a hook is handed: the transaction and the request (`request.website`: the website its guard resolved). */
@@ -114,7 +145,7 @@ export function registerResource(
   resource: Resource,
   table: PgTable,
   hooks: ResourceHooks = {},
-  { rows, ownedThrough = {}, imageColumn }: TableOptions = {},
+  { rows, ownedThrough = {}, imageColumn, parentTable }: TableOptions = {},
 ): ResourceRoutes {
   const db = store.db;
   const tableName = getTableName(table);
@@ -131,6 +162,9 @@ export function registerResource(
   if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
   if (resource.scope === 'website' && 'websiteId' in resource.fields) throw new Error(`Resource ${resource.name}: websiteId is the server's, not a field`);
   const column = (key: string) => columns[key]!;
+  const parent = resource.parent;
+  if (parent && (!parentTable || !columns[parent.param] || resource.scope !== 'website')) throw new Error(`Resource ${resource.name}: a parent needs its table and column, in a website`);
+  if (resource.order && !columns.position) throw new Error(`Resource ${resource.name}: an order needs a position column`);
   // Text sorts alphabetically for people, with the same expression its index is built on.
   const sortKey = (key: string) => (column(key).dataType === 'string' ? alphabetical(column(key)) : column(key));
   const route = app.withTypeProvider<ZodTypeProvider>();
@@ -176,7 +210,10 @@ export function registerResource(
       case 'website': {
         const website = request.website;
         if (!website) throw new Error(`Resource ${resource.name}: a website route ran without its website`);
-        return { where: and(eq(column('websiteId'), website.id), rows), values: { websiteId: website.id } };
+        if (!parent) return { where: and(eq(column('websiteId'), website.id), rows), values: { websiteId: website.id } };
+        const parentId = (request.params as Params)[parent.param];
+        if (!isUuid(parentId)) throw new HttpError(404, messages.notFound);
+        return { where: and(eq(column('websiteId'), website.id), eq(column(parent.param), parentId), rows), values: { websiteId: website.id, [parent.param]: parentId } };
       }
       case 'owner': {
         const auth = caller(request);
@@ -270,14 +307,27 @@ export function registerResource(
     }
   }
 
+  /** The parent the path names is a record of the route's website; else the whole path is unknown (404). */
+  async function parentFound(request: FastifyRequest): Promise<void> {
+    if (!parent) return;
+    const { websiteId, [parent.param]: parentId } = scope(request).values as Values;
+    const parentColumns = getTableColumns(parentTable!) as Record<string, PgColumn>;
+    const [found] = await db
+      .select({ id: parentColumns.id! })
+      .from(parentTable!)
+      .where(and(eq(parentColumns.id!, parentId as string), eq(parentColumns.websiteId!, websiteId as string)));
+    if (!found) throw new HttpError(404, messages.notFound);
+  }
+
   async function list(request: FastifyRequest, narrower?: SQL, scoped = true) {
+    await parentFound(request);
     const query = request.query as ListQuery;
     const search = query.search ? or(...resource.search.map((key) => ilike(column(key), likePattern(query.search!)))) : undefined;
     const filters = Object.keys(resource.filters)
       .filter((key) => query[key] !== undefined)
       .map((key) => eq(column(key), query[key]));
     const ids = query.ids ? inArray(column('id'), query.ids.filter((id) => isUuid(id))) : undefined;
-    const where = and(scoped ? scope(request).where : rows, narrower, search, ids, ...filters);
+    const where = and(scoped ? scope(request).where : rows, narrower, hooks.narrow?.(request), search, ids, ...filters);
     const order = query.sortOrder === 'desc' ? desc : asc;
     // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
     // (or, for the whole table, the row count its triggers keep).
@@ -303,6 +353,7 @@ export function registerResource(
   }
 
   async function get(request: FastifyRequest, reply: FastifyReply) {
+    await parentFound(request);
     const [row] = (await db.select().from(table).where(itemWhere(request))) as Row[];
     if (!row) throw new HttpError(404, messages.notFound);
     tag(reply, row);
@@ -312,13 +363,18 @@ export function registerResource(
   async function create(request: FastifyRequest, reply: FastifyReply) {
     const { _id, ...body } = request.body as { _id?: string } & Values;
     const values = written(request, body, true);
-    const stamped = scope(request).values;
+    await parentFound(request);
+    const { where: siblings, values: stamped } = scope(request);
+    // A new child comes last among its siblings.
+    const position = resource.order
+      ? { position: sql`(select coalesce(max(${column('position')}) + 1, 0) from ${table} where ${siblings})` }
+      : {};
     const now = clock();
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = hookContext(request, tx);
         const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
-        const insert = { ...stored, ...stamped, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
+        const insert = { ...stored, ...stamped, ...position, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
         const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
         if (hooks.afterCreate) await hooks.afterCreate(inserted!, hook);
         return [inserted!, hook.reveal] as const;
@@ -329,6 +385,7 @@ export function registerResource(
   }
 
   async function update(request: FastifyRequest, reply: FastifyReply) {
+    await parentFound(request);
     const where = itemWhere(request);
     const version = expectedVersion(request);
     const values = written(request, request.body as Values, false);
@@ -352,6 +409,7 @@ export function registerResource(
   }
 
   async function remove(request: FastifyRequest) {
+    await parentFound(request);
     const where = itemWhere(request);
     const version = expectedVersion(request);
     const row = await guarded(request, 'delete', () =>
@@ -389,6 +447,47 @@ export function registerResource(
   const statsPath = resource.paths.stats;
   if (statsPath) {
     route.get(statsPath, { config: config('list', statsPath), schema: { ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, stats);
+  }
+
+  /**
+   * The whole order of a parent's children at once (ADR 012): it must name each child exactly
+   * once, and `If-Match` the order it was made from; a different current order is a conflict
+   * (409 with that order), so a reorder made elsewhere meanwhile is shown, not overwritten.
+   */
+  async function reorder(request: FastifyRequest, reply: FastifyReply) {
+    const { field } = resource.order!;
+    await parentFound(request);
+    const ids = (request.body as Record<string, string[]>)[field]!;
+    const base = /^\s*(?:W\/)?"?([\w-]{1,40})"?\s*$/.exec(request.headers['if-match'] ?? '')?.[1];
+    if (!base) throw new HttpError(428, messages.versionRequired);
+    const { where } = scope(request);
+    const position = column('position');
+    await db.transaction(async (tx) => {
+      const current = (await tx.select({ id: column('id') }).from(table).where(where).orderBy(asc(position), asc(column('id'))).for('update')).map((row) => row.id as string);
+      if (orderTag(current) !== base) throw new HttpError(409, messages.orderConflict, { [field]: current });
+      const known = new Set(current);
+      if (ids.length !== current.length || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) throw fieldError(`body.${field}`, messages.orderMismatch);
+      const list = sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`update ${table} set ${sql.identifier(position.name)} = o.ord - 1 from unnest(array[${list}]::uuid[]) with ordinality as o(id, ord) where ${column('id')} = o.id and ${where}`,
+      );
+    });
+    reply.header('etag', `"${orderTag(ids)}"`);
+    return ok({ [field]: ids }, { message: request.t(messages.orderSaved) });
+  }
+  if (resource.order) {
+    const { path, field } = resource.order;
+    route.put(
+      path,
+      {
+        config: config('update', path),
+        schema: { ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(1000) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
+      },
+      reorder,
+    );
   }
 
   /** A new image for the record: stored, then put in place of the old one, which is removed once nothing refers to it. */
@@ -443,7 +542,7 @@ export function registerResource(
   }
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = singleton && resource.scope === 'global';
-  if (!lasting) {
+  if (!lasting && resource.createdBy !== 'upload') {
     route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, create);
   }
   if (singleton) {

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, or } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
@@ -66,12 +66,17 @@ export function principal({ user, roleInfo }: Authenticated): Principal {
  * owner of its partner record, or its team.
  */
 async function reaches(db: Db, auth: Authenticated, websiteId: string): Promise<boolean> {
-  const { user } = auth;
-  if (user.type === 'teammember') return user.websiteId === websiteId;
-  const myPartners = db.select({ id: partners.id }).from(partners).where(eq(partners.ownerId, user.id));
-  const related = isAdmin(principal(auth)) ? undefined : or(eq(websites.ownerId, user.id), inArray(websites.partnerId, myPartners));
-  const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, websiteId), related));
+  const [row] = await db.select({ id: websites.id }).from(websites).where(and(eq(websites.id, websiteId), reachable(db, auth)));
   return row !== undefined;
+}
+
+/** The websites (a condition on `websites`) the caller has something to do with; undefined for an admin: all. */
+export function reachable(db: Db, auth: Authenticated): SQL | undefined {
+  const { user } = auth;
+  if (isAdmin(principal(auth))) return undefined;
+  if (user.type === 'teammember') return user.websiteId ? eq(websites.id, user.websiteId) : sql`false`;
+  const myPartners = db.select({ id: partners.id }).from(partners).where(eq(partners.ownerId, user.id));
+  return or(eq(websites.ownerId, user.id), inArray(websites.partnerId, myPartners));
 }
 
 /** The website of a row, by its id: one lookup on the primary key. */

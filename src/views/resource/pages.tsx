@@ -50,7 +50,7 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<
     List,
     New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />),
     Edit: function Edit({ title }: PageProps) {
-      const { id = '' } = useParams<{ id: string }>();
+      const { [withRoutes.routes.idParam ?? 'id']: id = '' } = useParams<Record<string, string>>();
       return frame(<ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />);
     },
   };

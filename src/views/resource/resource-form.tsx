@@ -1,3 +1,4 @@
+import { useScreenRoutes } from './use-screen-routes';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -226,20 +227,21 @@ export function ResourceFormPage({ screen, title, id }: ResourceFormPageProps) {
   const { i18n } = useLingui();
   const [, navigate] = useLocation();
   const titleId = useId();
-  const { actor, dirty } = useEditor(screen, id, {}, () => navigate(screen.routes.list));
+  const routes = useScreenRoutes(screen.routes);
+  const { actor, dirty } = useEditor(screen, id, {}, () => navigate(routes.list));
   const leave = useUnsavedGuard(dirty);
   const { lists: options, search } = useFormOptions(screen, actor);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>
-      <BackLink href={screen.routes.list}>
+      <BackLink href={routes.list}>
         <Trans>Back to the list</Trans>
       </BackLink>
       <h1 id={titleId} className={styles.title}>
         {i18n._(title)}
       </h1>
       <div className={styles.card}>
-        <ResourceForm screen={screen} actor={actor} options={options} onSearch={search} onCancel={() => leave(() => navigate(screen.routes.list))} />
+        <ResourceForm screen={screen} actor={actor} options={options} onSearch={search} onCancel={() => leave(() => navigate(routes.list))} />
       </div>
     </section>
   );

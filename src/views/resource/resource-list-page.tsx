@@ -1,3 +1,4 @@
+import { useScreenRoutes } from './use-screen-routes';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -67,7 +68,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   const [editing, setEditing] = useState<Editing>(null);
   const titleId = useId();
 
-  const { routes } = screen;
+  const routes = useScreenRoutes(screen.routes);
   const item = i18n._(resource.label.one);
   const items = i18n._(resource.label.other);
   // Per operation, as the server decides: a team role may edit a module's records without

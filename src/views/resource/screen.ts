@@ -71,9 +71,11 @@ export interface ResourceScreen {
   scope?: RouteScope;
   /**
    * Own routes (spec §2): the list, new and edited records, and a record's own page. Without
-   * them (or without `create`) the form opens in a dialog over the list.
+   * them (or without `create`) the form opens in a dialog over the list. They may name the
+   * current route's parameters (`/cms/:id/pages`: the website), filled in where they are used
+   * (useScreenRoutes); `idParam` is the edit route's parameter holding the record's id (`id`).
    */
-  routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string };
+  routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string; idParam?: string };
 }
 
 /** A field's value in an empty form. */

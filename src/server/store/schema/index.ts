@@ -5,3 +5,4 @@ export * from './idempotency';
 export * from './services';
 export * from './settings';
 export * from './tenancy';
+export * from './cms';

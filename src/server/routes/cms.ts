@@ -1,0 +1,36 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { hasFeature } from '../../contract/permissions';
+import * as cms from '../../contract/resources/cms';
+import type { ServerContext } from '../context';
+import { menuItemHooks } from '../content/menus';
+import { mediaLink } from '../content/media-links';
+import { registerResource } from '../crud';
+import { caller, principal, reachable } from '../policy';
+import * as tables from '../store/schema';
+
+/**
+ * A website's CMS (spec §7): every entry on the generic CRUD, each with its module's levels
+ * (contract/resource.ts accessOf). What an entry does beyond storing its fields lives in its
+ * hooks, one file per module under server/content.
+ */
+export async function cmsRoutes(app: FastifyInstance, ctx: ServerContext) {
+  registerResource(app, ctx, cms.pages, tables.cmsPages);
+  registerResource(app, ctx, cms.postCategories, tables.postCategories);
+  registerResource(app, ctx, cms.posts, tables.posts);
+  registerResource(app, ctx, cms.menus, tables.menus);
+  registerResource(app, ctx, cms.menuItems, tables.menuItems, menuItemHooks, { parentTable: tables.menus });
+  registerResource(app, ctx, cms.heroSliders, tables.heroSliders);
+  registerResource(app, ctx, cms.heroSlides, tables.heroSlides, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: tables.heroSliders });
+  registerResource(app, ctx, cms.gallerySliders, tables.gallerySliders);
+  registerResource(app, ctx, cms.gallerySlides, tables.gallerySlides, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: tables.gallerySliders });
+  registerResource(app, ctx, cms.media, tables.media);
+  const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageUrl' }));
+  // Spec §7 `GET /api/seo`: the settings of every website the caller reaches, with the seo feature.
+  app.get('/api/seo', { config: { policy: 'authenticated' }, schema: seo.listSchema }, (request) => {
+    const auth = caller(request);
+    if (!hasFeature(principal(auth), 'seo')) return seo.list(request, sql`false`, false);
+    const websites = reachable(ctx.store.db, auth);
+    return seo.list(request, websites && inArray(tables.seo.websiteId, ctx.store.db.select({ id: tables.websites.id }).from(tables.websites).where(websites)), false);
+  });
+}
