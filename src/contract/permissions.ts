@@ -64,6 +64,8 @@ export function hasFeature(user: Principal, feature: Feature | 'cms'): boolean {
  */
 export type Policy =
   | 'public'
+  /** A website's delivery API key in `X-API-Key` (the key names the website); never a signed-in person. */
+  | 'apiKey'
   | 'authenticated'
   | 'admin'
   | 'owner'
@@ -77,7 +79,7 @@ export type Policy =
  */
 export function allows(policy: Policy, user: Principal | null): boolean {
   if (policy === 'public') return true;
-  if (!user) return false;
+  if (!user || policy === 'apiKey') return false;
   if (policy === 'authenticated') return true;
   if (policy === 'admin') return isAdmin(user);
   if (policy === 'owner') return isAdmin(user) || isOwner(user);

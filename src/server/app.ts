@@ -15,6 +15,7 @@ import { i18nPlugin } from './http/i18n';
 import type { Mailer } from './mail/mailer';
 import type { ServerContext } from './context';
 import { registerResource } from './crud';
+import { s3Storage } from './files/s3';
 import { diskStorage } from './files/storage';
 import { IMAGE_LIMITS } from './files/images';
 import { fileRoutes } from './routes/files';
@@ -23,6 +24,8 @@ import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
 import { cmsRoutes } from './routes/cms';
+import { publicRoutes } from './routes/public';
+import { registerOpenApi } from './openapi';
 import { websiteRoutes } from './routes/websites';
 import { serviceRoutes } from './routes/services';
 import { languageRoutes } from './routes/languages';
@@ -33,7 +36,8 @@ import type { Store } from './store/open';
 import * as tables from './store/schema';
 
 export interface AppDeps {
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'>;
+  // Without `filesS3` (tests) uploads go to `filesDir`.
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'> & Partial<Pick<Config, 'filesS3'>>;
   store: Store;
   mailer: Mailer;
   /** Tests pass a clock they can move; expiry and rate limits all read it. */
@@ -82,7 +86,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     // Only behind a proxy we were told about may X-Forwarded-For name the client (rate limits key on it).
     trustProxy: trustProxy(config.trustProxy),
   });
-  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: diskStorage(config.filesDir) };
+  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir) };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
@@ -131,6 +135,8 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   // Uploads stream in part by part; no request may carry more than these, whatever a route asks.
   await app.register(multipart, { limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 20, fields: 20, fieldSize: 10_000, parts: 40 } });
 
+  // Before the routes: the document collects them as they are added.
+  await registerOpenApi(app);
   await app.register(healthRoutes, { store });
   await app.register(fileRoutes, ctx);
   await app.register(whiteLabelRoutes, { store });
@@ -143,6 +149,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(websiteRoutes, ctx);
   await app.register(serviceRoutes, ctx);
   await app.register(cmsRoutes, ctx);
+  await app.register(publicRoutes, ctx);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

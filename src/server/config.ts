@@ -24,6 +24,19 @@ export interface Config {
   clientDir: string | null;
   /** Uploaded files (files/storage.ts): `DATA_DIR/files`. */
   filesDir: string;
+  /** S3-compatible object storage for uploaded files instead of `filesDir` (FILES_S3_BUCKET set). */
+  filesS3: S3Config | null;
+}
+
+/** A bucket of S3 or an S3-compatible store (MinIO, Ceph, R2…); no credentials: the SDK's own chain (AWS_*, an instance role). */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Another store than AWS S3 (`https://minio.example:9000`); null for AWS. */
+  endpoint: string | null;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key`: what most self-hosted stores need. */
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +88,26 @@ function resolveSecret(value: string | undefined, dataDir: string): string {
   }
 }
 
+function parseS3(env: Env): S3Config | null {
+  const bucket = env.FILES_S3_BUCKET;
+  if (!bucket) return null;
+  const endpoint = env.FILES_S3_ENDPOINT || null;
+  if (endpoint && !/^https?:\/\/[^\s/]+/.test(endpoint)) throw new ConfigError('FILES_S3_ENDPOINT must be an http:// or https:// URL');
+  const accessKeyId = env.FILES_S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.FILES_S3_SECRET_ACCESS_KEY;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY go together');
+  const pathStyle = env.FILES_S3_FORCE_PATH_STYLE;
+  if (pathStyle && !['true', 'false', '1', '0'].includes(pathStyle)) throw new ConfigError('FILES_S3_FORCE_PATH_STYLE must be true or false');
+  return {
+    bucket,
+    region: env.FILES_S3_REGION || 'us-east-1',
+    endpoint,
+    // Self-hosted stores rarely have a DNS name per bucket; AWS wants the virtual-host style.
+    forcePathStyle: pathStyle ? pathStyle === 'true' || pathStyle === '1' : endpoint !== null,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+  };
+}
+
 /** docs/design.md §8: configuration comes from the environment, and only from here. */
 export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
   const dataDir = resolve(root, env.DATA_DIR || './data');
@@ -95,5 +128,6 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
     filesDir: join(dataDir, 'files'),
+    filesS3: parseS3(env),
   };
 }

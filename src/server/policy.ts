@@ -3,13 +3,15 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { messages } from '../contract/messages';
 import { allows, isAdmin, type Policy, type Principal } from '../contract/permissions';
+import { hashToken } from './auth/secrets';
 import { authenticate, type Authenticated } from './auth/sessions';
 import type { ServerContext } from './context';
 import { isApiPath } from './http/client';
 import { HttpError } from './http/errors';
 import { isUuid } from './http/ids';
 import type { Db } from './store/open';
-import { partners, websites } from './store/schema';
+import { prepared } from './store/prepared';
+import { apiKeys, partners, websites } from './store/schema';
 
 export type { Policy } from '../contract/permissions';
 
@@ -47,6 +49,28 @@ declare module 'fastify' {
 function bearer(request: FastifyRequest): string | null {
   const match = /^Bearer ([\w-]{20,200})$/.exec(request.headers.authorization ?? '');
   return match?.[1] ?? null;
+}
+
+/** The website whose active key is in `X-API-Key`: every delivery request runs this one. */
+const activeKeyQuery = prepared((db) =>
+  db
+    .select({ websiteId: apiKeys.websiteId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, sql.placeholder('keyHash')), eq(apiKeys.isActive, true)))
+    .prepare('active_api_key'),
+);
+
+/**
+ * An `apiKey` route's guard: the key names the website (ADR 011 keeps only its SHA-256). It is
+ * found by its hash, as a session token is: the lookup's timing tells a guesser about the hash,
+ * never about the key, so no constant-time comparison is needed on top. Missing, unknown and
+ * switched-off keys answer alike.
+ */
+async function authorizeKey(request: FastifyRequest, db: Db): Promise<void> {
+  const key = request.headers['x-api-key'];
+  const [found] = typeof key === 'string' && /^[\w-]{20,200}$/.test(key) ? await activeKeyQuery(db).execute({ keyHash: hashToken(key) }) : [];
+  if (!found) throw new HttpError(401, messages.apiKeyInvalid);
+  request.website = { id: found.websiteId, named: 'website' };
 }
 
 /** The caller of a route whose policy required a session. */
@@ -105,7 +129,7 @@ async function resolveWebsite(db: Db, source: WebsiteSource, raw: string | undef
  * to do with answers 404 like an unknown one, so ids do not leak; only its own team hears 403 when
  * their role's level or flag is short.
  */
-async function authorize(request: FastifyRequest, db: Db, policy: Exclude<Policy, 'public'>, source: WebsiteSource): Promise<void> {
+async function authorize(request: FastifyRequest, db: Db, policy: Exclude<Policy, 'public' | 'apiKey'>, source: WebsiteSource): Promise<void> {
   const auth = request.auth;
   if (!auth) throw new HttpError(401, messages.unauthenticated);
   // Owners' rows are narrowed to their own in the queries (crud.ts's 'owner' scope); a website
@@ -139,6 +163,7 @@ export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<Se
       throw new Error(`Route ${name} has a website policy but no :${source.param} in its path`);
     }
     const guard: onRequestHookHandler = async (request) => {
+      if (policy === 'apiKey') return authorizeKey(request, store.db);
       const token = bearer(request);
       request.auth = token ? await authenticate(store.db, token, clock()) : null;
       await authorize(request, store.db, policy, source);

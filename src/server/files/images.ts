@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { MultipartFile } from '@fastify/multipart';
 import { messages } from '../../contract/messages';
 import { HttpError } from '../http/errors';
+import { newFileKey } from './storage';
 
 /** An uploaded image's limits: the bytes that arrive, and the pixels they may unpack to (a decompression bomb's are refused). */
 export const IMAGE_LIMITS = {
@@ -11,8 +11,17 @@ export const IMAGE_LIMITS = {
   maxEdge: 2400,
 };
 
-/** Raster formats a browser shows, told by their bytes. SVG is none of them: it can carry script. */
-const ACCEPTED = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+/**
+ * Raster formats a browser shows, told by their bytes, and the extension each is stored under.
+ * SVG is none of them: it can carry script.
+ */
+export const IMAGE_TYPES: Readonly<Record<string, string>> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif' };
+
+/** What the bytes are, by their content alone: never the name or the type a client claimed. */
+export async function sniff(data: Buffer): Promise<string | undefined> {
+  const { fileTypeFromBuffer } = await import('file-type');
+  return (await fileTypeFromBuffer(data))?.mime;
+}
 
 /** The whole of one uploaded file; 413 once it passes `maxBytes`. */
 export async function readUpload(file: MultipartFile, maxBytes = IMAGE_LIMITS.maxBytes): Promise<Buffer> {
@@ -25,27 +34,43 @@ export async function readUpload(file: MultipartFile, maxBytes = IMAGE_LIMITS.ma
   return data;
 }
 
+export interface Webp {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
 /**
- * An uploaded image as it is stored: its type read from its bytes (never from its name or the
- * type the client claimed), decoded within the pixel limit, turned upright, scaled to fit
- * `maxEdge` and written as WebP — which also drops whatever else the file carried (metadata,
- * trailing bytes, a script in a polyglot).
+ * An image decoded within the pixel limit (a decompression bomb is refused before it unpacks) and
+ * turned upright: its upright size, and for each edge a WebP that fits that square — which also
+ * drops whatever else the file carried (metadata, trailing bytes, a script in a polyglot).
+ * Animations keep their first frame.
  */
-export async function toWebp(data: Buffer, maxEdge = IMAGE_LIMITS.maxEdge): Promise<{ key: string; data: Buffer }> {
-  const { fileTypeFromBuffer } = await import('file-type');
-  const type = await fileTypeFromBuffer(data);
-  if (!type || !ACCEPTED.has(type.mime)) throw new HttpError(415, messages.imageTypeRefused);
+export async function decodeImage(data: Buffer, edges: readonly number[]): Promise<{ width: number; height: number; webp: Webp[] }> {
   const { default: sharp } = await import('sharp');
+  const image = () => sharp(data, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error', animated: false }).rotate();
   try {
-    const webp = await sharp(data, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error', animated: false })
-      .rotate()
-      .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 82 })
-      .toBuffer();
-    return { key: `images/${randomUUID()}.webp`, data: webp };
+    const { autoOrient } = await image().metadata();
+    const webp = await Promise.all(
+      edges.map(async (edge) => {
+        const { data: out, info } = await image()
+          .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
+          .webp({ quality: 82 })
+          .toBuffer({ resolveWithObject: true });
+        return { data: out, width: info.width, height: info.height };
+      }),
+    );
+    return { width: autoOrient.width, height: autoOrient.height, webp };
   } catch (error) {
     const text = String((error as Error).message);
     if (/pixel limit/i.test(text)) throw new HttpError(413, messages.imageTooManyPixels, { maxPixels: IMAGE_LIMITS.maxPixels });
     throw new HttpError(415, messages.imageUnreadable);
   }
+}
+
+/** An uploaded image as a record's one picture is stored: an accepted raster image, as WebP within `maxEdge`. */
+export async function toWebp(data: Buffer, maxEdge = IMAGE_LIMITS.maxEdge): Promise<{ key: string; data: Buffer }> {
+  if (!IMAGE_TYPES[(await sniff(data)) ?? '']) throw new HttpError(415, messages.imageTypeRefused);
+  const { webp } = await decodeImage(data, [maxEdge]);
+  return { key: newFileKey('images', 'webp'), data: webp[0]!.data };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -15,18 +16,29 @@ export interface FileStorage {
 }
 
 /** A key the server made: a folder and a UUID file name with a known extension. Anything else is no file. */
-export const FILE_KEY = /^[a-z]+\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(webp)$/;
+export const FILE_KEY = /^[a-z]+\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(webp|jpg|png|gif|avif|pdf)$/;
 
 /** What a stored file is served as, by its key's extension. */
-export const FILE_TYPES: Readonly<Record<string, string>> = { webp: 'image/webp' };
+export const FILE_TYPES: Readonly<Record<string, string>> = {
+  webp: 'image/webp',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  pdf: 'application/pdf',
+};
 
-function checked(key: string): string {
+/** A new key in `folder` for a file of the type `extension` stands for. */
+export const newFileKey = (folder: string, extension: string) => checkedKey(`${folder}/${randomUUID()}.${extension}`);
+
+/** Every store refuses a key it did not make, so no caller's text can ever become a path. */
+export function checkedKey(key: string): string {
   if (!FILE_KEY.test(key)) throw new Error(`Not a file key: ${key}`);
   return key;
 }
 
 export function diskStorage(root: string): FileStorage {
-  const path = (key: string) => join(root, checked(key));
+  const path = (key: string) => join(root, checkedKey(key));
   return {
     async put(key, data) {
       const file = path(key);

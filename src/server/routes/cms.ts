@@ -5,6 +5,9 @@ import * as cms from '../../contract/resources/cms';
 import type { ServerContext } from '../context';
 import { menuItemHooks } from '../content/menus';
 import { mediaLink } from '../content/media-links';
+import { mediaRoutes } from '../content/media';
+import { pageHooks } from '../content/pages';
+import { postCategoryHooks, postHooks } from '../content/posts';
 import { registerResource } from '../crud';
 import { caller, principal, reachable } from '../policy';
 import * as tables from '../store/schema';
@@ -15,16 +18,16 @@ import * as tables from '../store/schema';
  * hooks, one file per module under server/content.
  */
 export async function cmsRoutes(app: FastifyInstance, ctx: ServerContext) {
-  registerResource(app, ctx, cms.pages, tables.cmsPages);
-  registerResource(app, ctx, cms.postCategories, tables.postCategories);
-  registerResource(app, ctx, cms.posts, tables.posts);
+  registerResource(app, ctx, cms.pages, tables.cmsPages, pageHooks);
+  registerResource(app, ctx, cms.postCategories, tables.postCategories, postCategoryHooks);
+  registerResource(app, ctx, cms.posts, tables.posts, postHooks(ctx.clock));
   registerResource(app, ctx, cms.menus, tables.menus);
   registerResource(app, ctx, cms.menuItems, tables.menuItems, menuItemHooks, { parentTable: tables.menus });
   registerResource(app, ctx, cms.heroSliders, tables.heroSliders);
   registerResource(app, ctx, cms.heroSlides, tables.heroSlides, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: tables.heroSliders });
   registerResource(app, ctx, cms.gallerySliders, tables.gallerySliders);
   registerResource(app, ctx, cms.gallerySlides, tables.gallerySlides, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: tables.gallerySliders });
-  registerResource(app, ctx, cms.media, tables.media);
+  mediaRoutes(app, ctx);
   const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageUrl' }));
   // Spec §7 `GET /api/seo`: the settings of every website the caller reaches, with the seo feature.
   app.get('/api/seo', { config: { policy: 'authenticated' }, schema: seo.listSchema }, (request) => {

@@ -1,0 +1,419 @@
+import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { successSchema } from '../../contract/envelope';
+import { messages } from '../../contract/messages';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, optionalQuery } from '../../contract/resource';
+import type { ServerContext } from '../context';
+import { fileUrl } from '../files/storage';
+import { HttpError } from '../http/errors';
+import { isUuid } from '../http/ids';
+import { ok } from '../http/reply';
+import { cmsPages, gallerySliders, gallerySlides, heroSliders, heroSlides, media, menuItems, menus, postCategories, posts, seo } from '../store/schema';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** @fastify/cors reads it (its types do not say so): `false` leaves a route's CORS to the route. */
+    cors?: false;
+  }
+}
+
+// The delivery API (spec: the websites themselves call it). Read-only, answered to the website
+// whose active key is in X-API-Key (policy 'apiKey' puts it in `request.website`), and only what
+// is published: no draft, no inactive slider, no post before its time, no page a menu item names
+// while it is a draft. Ids are `id` here: this is the websites' wire, not the admin's records.
+
+const Id = z.uuid();
+const Timestamp = z.iso.datetime({ offset: true });
+
+/** A picture of the media library as a page shows it: where it is, and what an `<img>` needs. */
+const Image = z.object({ id: Id, url: z.string(), thumbUrl: z.string().nullable(), alt: z.string(), width: z.int().nullable(), height: z.int().nullable() });
+const MediaFile = Image.extend({ fileName: z.string(), mimetype: z.string(), size: z.int(), description: z.string() });
+
+const PageSummary = z.object({ id: Id, title: z.string(), slug: z.string(), language: z.string(), metaTitle: z.string(), metaDescription: z.string(), order: z.int(), updatedAt: Timestamp });
+const Page = PageSummary.extend({ content: z.string() });
+
+interface MenuEntry {
+  id: string;
+  label: string;
+  url: string;
+  page: { slug: string; language: string } | null;
+  openInNewTab: boolean;
+  children: MenuEntry[];
+}
+/** Named, so the OpenAPI document can refer to it from inside itself. */
+const MenuItem: z.ZodType<MenuEntry> = z
+  .object({
+    id: Id,
+    label: z.string(),
+    /** An address, or the page's path (`/about`) when the item leads to a page. */
+    url: z.string(),
+    page: z.object({ slug: z.string(), language: z.string() }).nullable(),
+    openInNewTab: z.boolean(),
+    get children() {
+      return z.array(MenuItem);
+    },
+  })
+  .meta({ id: 'PublicMenuItem' });
+const Menu = z.object({ id: Id, name: z.string(), location: z.string(), items: z.array(MenuItem) });
+
+const Category = z.object({ id: Id, name: z.string(), slug: z.string(), description: z.string() });
+const PostSummary = z.object({
+  id: Id,
+  title: z.string(),
+  slug: z.string(),
+  excerpt: z.string(),
+  publishedAt: Timestamp,
+  cover: Image.nullable(),
+  category: Category.omit({ description: true }).nullable(),
+});
+const Post = PostSummary.extend({ content: z.string() });
+
+const HeroSlider = z.object({
+  id: Id,
+  name: z.string(),
+  autoplay: z.boolean(),
+  interval: z.int(),
+  slides: z.array(z.object({ id: Id, title: z.string(), subtitle: z.string(), buttonLabel: z.string(), buttonUrl: z.string(), image: Image.nullable() })),
+});
+const GallerySlider = z.object({ id: Id, name: z.string(), description: z.string(), slides: z.array(z.object({ id: Id, caption: z.string(), image: Image })) });
+const Seo = z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()), robots: z.string(), sitemap: z.boolean(), ogImage: Image.nullable() });
+
+const Paging = {
+  page: z._default(optionalQuery(z.coerce.number().int().min(1).max(1_000_000)), 1),
+  limit: z._default(optionalQuery(z.coerce.number().int().min(1).max(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+};
+const Language = optionalQuery(z.string().max(20).describe('A language code (en, de); every language when left out.'));
+type Paged = { page: number; limit: number };
+
+const imageColumns = { id: media.id, storageKey: media.storageKey, thumbKey: media.thumbKey, alt: media.alt, width: media.width, height: media.height };
+type ImageRow = { storageKey: string; thumbKey: string | null };
+const image = <R extends ImageRow>({ storageKey, thumbKey, ...rest }: R) => ({ ...rest, url: fileUrl(storageKey)!, thumbUrl: fileUrl(thumbKey) });
+/** The picture a row of the same website refers to (its composite key keeps it there). */
+const pictureOf = (mediaId: AnyPgColumn, websiteId: AnyPgColumn) => and(eq(media.id, mediaId), eq(media.websiteId, websiteId));
+
+const pagination = ({ page, limit }: Paged, totalItems: number) => ({
+  currentPage: page,
+  totalPages: Math.max(1, Math.ceil(totalItems / limit)),
+  totalItems,
+  itemsPerPage: limit,
+});
+
+/** Rows by the record they belong to (a slide's slider), each without that id, in their order. */
+function groupedBy<K extends string, R extends Record<K, string>>(rows: R[], key: K): Map<string, Omit<R, K>[]> {
+  const groups = new Map<string, Omit<R, K>[]>();
+  for (const { [key]: owner, ...rest } of rows) {
+    const group = groups.get(owner);
+    if (group) group.push(rest as Omit<R, K>);
+    else groups.set(owner, [rest as Omit<R, K>]);
+  }
+  return groups;
+}
+
+const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+/** Whether If-None-Match names this tag (weak comparison, RFC 9110 §13.1.2), or is `*`. */
+function held(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/**
+ * Every answer carries a tag of its content, and a client that holds it hears 304 with no body.
+ * `no-cache`, not a max-age: a page unpublished or a key switched off counts from the next
+ * request, and revalidating costs a 304; the answer depends on the key, so caches key on it too.
+ * Weak, because compression changes the bytes, not the content.
+ */
+function answer<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | FastifyReply {
+  const etag = `W/"${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}"`;
+  reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'X-API-Key');
+  return held(request.headers['if-none-match'], etag) ? reply.code(304).send() : body;
+}
+
+const websiteOf = (request: FastifyRequest) => request.website!.id;
+
+const isPublished = (websiteId: string) => and(eq(cmsPages.websiteId, websiteId), eq(cmsPages.status, 'published'));
+const pageColumns = {
+  id: cmsPages.id,
+  title: cmsPages.title,
+  slug: cmsPages.slug,
+  language: cmsPages.language,
+  metaTitle: cmsPages.metaTitle,
+  metaDescription: cmsPages.metaDescription,
+  order: cmsPages.order,
+  updatedAt: cmsPages.updatedAt,
+};
+
+// A published post shows from its publishing time on; one without (published before it had
+// one) from its making.
+const publishedAt = sql`coalesce(${posts.publishedAt}, ${posts.createdAt})`.mapWith(posts.createdAt);
+const postColumns = {
+  id: posts.id,
+  title: posts.title,
+  slug: posts.slug,
+  excerpt: posts.excerpt,
+  publishedAt,
+  category: { id: postCategories.id, name: postCategories.name, slug: postCategories.slug },
+  cover: imageColumns,
+};
+const categoryOfPost = and(eq(postCategories.id, posts.categoryId), eq(postCategories.websiteId, posts.websiteId));
+const coverOfPost = pictureOf(posts.coverMediaId, posts.websiteId);
+const postOf = <R extends { publishedAt: Date; cover: ImageRow | null }>(row: R) => ({ ...row, publishedAt: row.publishedAt.toISOString(), cover: row.cover && image(row.cover) });
+
+export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
+  const db = store.db;
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const config = { policy: 'apiKey', cors: false } as const;
+
+  // Any website may call from a browser: the key, not the origin, is what is checked, and no
+  // cookie or session rides along. Only these routes say so (this plugin's own hook, in place of
+  // helmet's same-origin resource policy); the 401 of a bad key is readable too, so a website can
+  // tell why it got nothing.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
+  });
+  app.options('/api/public/*', { config: { policy: 'public', cors: false }, schema: { hide: true } }, (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, HEAD')
+      .header('access-control-allow-headers', 'X-API-Key, If-None-Match')
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+
+  route.get(
+    '/api/public/pages',
+    { config, schema: { querystring: z.object({ language: Language, ...Paging }), response: { 200: successSchema(z.array(PageSummary)) } } },
+    async (request, reply) => {
+      const { language, ...paged } = request.query;
+      const where = and(isPublished(websiteOf(request)), language ? eq(cmsPages.language, language) : undefined);
+      const [rows, [total]] = await Promise.all([
+        db
+          .select(pageColumns)
+          .from(cmsPages)
+          .where(where)
+          .orderBy(asc(cmsPages.order), asc(cmsPages.title), asc(cmsPages.id))
+          .limit(paged.limit)
+          .offset((paged.page - 1) * paged.limit),
+        db.select({ n: count() }).from(cmsPages).where(where),
+      ]);
+      const data = rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
+      return answer(request, reply, ok(data, { pagination: pagination(paged, total?.n ?? 0) }));
+    },
+  );
+
+  route.get(
+    '/api/public/pages/:slug',
+    {
+      config,
+      schema: {
+        params: z.object({ slug: z.string().max(200) }),
+        querystring: z.object({ language: optionalQuery(z.string().max(20).describe('Needed when the slug is used in several languages; else the oldest page of that slug.')) }),
+        response: { 200: successSchema(Page) },
+      },
+    },
+    async (request, reply) => {
+      const { language } = request.query;
+      const [row] = await db
+        .select({ ...pageColumns, content: cmsPages.content })
+        .from(cmsPages)
+        .where(and(isPublished(websiteOf(request)), eq(sql`lower(${cmsPages.slug})`, request.params.slug.toLowerCase()), language ? eq(cmsPages.language, language) : undefined))
+        .orderBy(asc(cmsPages.createdAt), asc(cmsPages.id))
+        .limit(1);
+      if (!row) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok({ ...row, updatedAt: row.updatedAt.toISOString() }));
+    },
+  );
+
+  /** Menus with their items as trees: children under their parent, each level in the order set. */
+  async function menusWith(websiteId: string, narrower?: SQL): Promise<z.infer<typeof Menu>[]> {
+    const found = await db
+      .select({ id: menus.id, name: menus.name, location: menus.location })
+      .from(menus)
+      .where(and(eq(menus.websiteId, websiteId), narrower))
+      .orderBy(asc(menus.name), asc(menus.id));
+    if (found.length === 0) return [];
+    const items = await db
+      .select({
+        id: menuItems.id,
+        menuId: menuItems.menuId,
+        parentId: menuItems.parentId,
+        label: menuItems.label,
+        url: menuItems.url,
+        pageId: menuItems.pageId,
+        openInNewTab: menuItems.openInNewTab,
+        slug: cmsPages.slug,
+        language: cmsPages.language,
+      })
+      .from(menuItems)
+      .leftJoin(cmsPages, and(eq(cmsPages.id, menuItems.pageId), isPublished(websiteId)))
+      .where(and(eq(menuItems.websiteId, websiteId), inArray(menuItems.menuId, found.map((menu) => menu.id))))
+      .orderBy(asc(menuItems.position), asc(menuItems.id));
+    const under = groupedBy(
+      items.map((item) => ({ ...item, place: `${item.menuId}/${item.parentId ?? ''}` })),
+      'place',
+    );
+    const level = (menuId: string, parentId: string): MenuEntry[] =>
+      (under.get(`${menuId}/${parentId}`) ?? []).flatMap((item) => {
+        // An item leading to a page that is not published is left out, and the items under it with it.
+        if (item.pageId && item.slug === null) return [];
+        const page = item.slug === null ? null : { slug: item.slug, language: item.language! };
+        return [{ id: item.id, label: item.label, url: page ? `/${page.slug}` : item.url, page, openInNewTab: item.openInNewTab, children: level(menuId, item.id) }];
+      });
+    return found.map((menu) => ({ ...menu, items: level(menu.id, '') }));
+  }
+
+  route.get(
+    '/api/public/menus',
+    { config, schema: { querystring: z.object({ location: optionalQuery(z.string().max(60)) }), response: { 200: successSchema(z.array(Menu)) } } },
+    async (request, reply) => {
+      const { location } = request.query;
+      return answer(request, reply, ok(await menusWith(websiteOf(request), location === undefined ? undefined : eq(menus.location, location))));
+    },
+  );
+
+  route.get('/api/public/menus/:menuId', { config, schema: { params: z.object({ menuId: z.string() }), response: { 200: successSchema(Menu) } } }, async (request, reply) => {
+    const { menuId } = request.params;
+    const [menu] = isUuid(menuId) ? await menusWith(websiteOf(request), eq(menus.id, menuId)) : [];
+    if (!menu) throw new HttpError(404, messages.notFound);
+    return answer(request, reply, ok(menu));
+  });
+
+  route.get('/api/public/post-categories', { config, schema: { response: { 200: successSchema(z.array(Category)) } } }, async (request, reply) => {
+    const rows = await db
+      .select({ id: postCategories.id, name: postCategories.name, slug: postCategories.slug, description: postCategories.description })
+      .from(postCategories)
+      .where(eq(postCategories.websiteId, websiteOf(request)))
+      .orderBy(asc(postCategories.name), asc(postCategories.id));
+    return answer(request, reply, ok(rows));
+  });
+
+  const visiblePosts = (websiteId: string) => and(eq(posts.websiteId, websiteId), eq(posts.status, 'published'), lte(publishedAt, clock().toISOString()));
+
+  route.get(
+    '/api/public/posts',
+    {
+      config,
+      schema: {
+        querystring: z.object({ category: optionalQuery(z.string().max(120).describe('A category’s slug or id.')), ...Paging }),
+        response: { 200: successSchema(z.array(PostSummary)) },
+      },
+    },
+    async (request, reply) => {
+      const { category, ...paged } = request.query;
+      const named = category?.toLowerCase();
+      const inCategory = named === undefined ? undefined : or(eq(sql`${posts.categoryId}::text`, named), eq(sql`lower(${postCategories.slug})`, named));
+      const where = and(visiblePosts(websiteOf(request)), inCategory);
+      const [rows, [total]] = await Promise.all([
+        db
+          .select(postColumns)
+          .from(posts)
+          .leftJoin(postCategories, categoryOfPost)
+          .leftJoin(media, coverOfPost)
+          .where(where)
+          .orderBy(desc(publishedAt), desc(posts.id))
+          .limit(paged.limit)
+          .offset((paged.page - 1) * paged.limit),
+        db
+          .select({ n: count() })
+          .from(posts)
+          .leftJoin(postCategories, categoryOfPost)
+          .where(where),
+      ]);
+      return answer(request, reply, ok(rows.map(postOf), { pagination: pagination(paged, total?.n ?? 0) }));
+    },
+  );
+
+  route.get('/api/public/posts/:slug', { config, schema: { params: z.object({ slug: z.string().max(200) }), response: { 200: successSchema(Post) } } }, async (request, reply) => {
+    const [row] = await db
+      .select({ ...postColumns, content: posts.content })
+      .from(posts)
+      .leftJoin(postCategories, categoryOfPost)
+      .leftJoin(media, coverOfPost)
+      .where(and(visiblePosts(websiteOf(request)), eq(sql`lower(${posts.slug})`, request.params.slug.toLowerCase())))
+      .limit(1);
+    if (!row) throw new HttpError(404, messages.notFound);
+    return answer(request, reply, ok(postOf(row)));
+  });
+
+  /** The active hero sliders (or the one named), each with its slides in order. */
+  async function heroSlidersOf(websiteId: string, sliderId?: string): Promise<z.infer<typeof HeroSlider>[]> {
+    const sliders = await db
+      .select({ id: heroSliders.id, name: heroSliders.name, autoplay: heroSliders.autoplay, interval: heroSliders.interval })
+      .from(heroSliders)
+      .where(and(eq(heroSliders.websiteId, websiteId), eq(heroSliders.status, 'active'), sliderId ? eq(heroSliders.id, sliderId) : undefined))
+      .orderBy(asc(heroSliders.name), asc(heroSliders.id));
+    if (sliders.length === 0) return [];
+    const slides = await db
+      .select({
+        sliderId: heroSlides.sliderId,
+        id: heroSlides.id,
+        title: heroSlides.title,
+        subtitle: heroSlides.subtitle,
+        buttonLabel: heroSlides.buttonLabel,
+        buttonUrl: heroSlides.buttonUrl,
+        image: imageColumns,
+      })
+      .from(heroSlides)
+      .leftJoin(media, pictureOf(heroSlides.mediaId, heroSlides.websiteId))
+      .where(and(eq(heroSlides.websiteId, websiteId), inArray(heroSlides.sliderId, sliders.map((slider) => slider.id))))
+      .orderBy(asc(heroSlides.position), asc(heroSlides.id));
+    const bySlider = groupedBy(slides, 'sliderId');
+    return sliders.map((slider) => ({ ...slider, slides: (bySlider.get(slider.id) ?? []).map((slide) => ({ ...slide, image: slide.image && image(slide.image) })) }));
+  }
+
+  /** The active gallery sliders (or the one named), each with its pictures in order. */
+  async function gallerySlidersOf(websiteId: string, sliderId?: string): Promise<z.infer<typeof GallerySlider>[]> {
+    const sliders = await db
+      .select({ id: gallerySliders.id, name: gallerySliders.name, description: gallerySliders.description })
+      .from(gallerySliders)
+      .where(and(eq(gallerySliders.websiteId, websiteId), eq(gallerySliders.status, 'active'), sliderId ? eq(gallerySliders.id, sliderId) : undefined))
+      .orderBy(asc(gallerySliders.name), asc(gallerySliders.id));
+    if (sliders.length === 0) return [];
+    const slides = await db
+      .select({ sliderId: gallerySlides.sliderId, id: gallerySlides.id, caption: gallerySlides.caption, image: imageColumns })
+      .from(gallerySlides)
+      .innerJoin(media, pictureOf(gallerySlides.mediaId, gallerySlides.websiteId))
+      .where(and(eq(gallerySlides.websiteId, websiteId), inArray(gallerySlides.sliderId, sliders.map((slider) => slider.id))))
+      .orderBy(asc(gallerySlides.position), asc(gallerySlides.id));
+    const bySlider = groupedBy(slides, 'sliderId');
+    return sliders.map((slider) => ({ ...slider, slides: (bySlider.get(slider.id) ?? []).map((slide) => ({ ...slide, image: image(slide.image) })) }));
+  }
+
+  /** A kind of slider: all active ones, and one by its id. */
+  function sliderRoutes(path: string, Slider: z.ZodType, load: (websiteId: string, sliderId?: string) => Promise<unknown[]>) {
+    route.get(path, { config, schema: { response: { 200: successSchema(z.array(Slider)) } } }, async (request, reply) => answer(request, reply, ok(await load(websiteOf(request)))));
+    route.get(`${path}/:sliderId`, { config, schema: { params: z.object({ sliderId: z.string() }), response: { 200: successSchema(Slider) } } }, async (request, reply) => {
+      const { sliderId } = request.params;
+      const [slider] = isUuid(sliderId) ? await load(websiteOf(request), sliderId) : [];
+      if (!slider) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok(slider));
+    });
+  }
+  sliderRoutes('/api/public/hero-sliders', HeroSlider, heroSlidersOf);
+  sliderRoutes('/api/public/gallery-sliders', GallerySlider, gallerySlidersOf);
+
+  route.get('/api/public/media/:mediaId', { config, schema: { params: z.object({ mediaId: z.string() }), response: { 200: successSchema(MediaFile) } } }, async (request, reply) => {
+    const { mediaId } = request.params;
+    const [row] = isUuid(mediaId)
+      ? await db
+          .select({ ...imageColumns, fileName: media.fileName, mimetype: media.mimetype, size: media.size, description: media.description })
+          .from(media)
+          .where(and(eq(media.id, mediaId), eq(media.websiteId, websiteOf(request))))
+      : [];
+    if (!row) throw new HttpError(404, messages.notFound);
+    return answer(request, reply, ok(image(row)));
+  });
+
+  // A website without SEO settings, or with them switched off, answers null: nothing to put in its <head>.
+  route.get('/api/public/seo', { config, schema: { response: { 200: successSchema(Seo.nullable()) } } }, async (request, reply) => {
+    const [row] = await db
+      .select({ title: seo.title, description: seo.description, keywords: seo.keywords, robots: seo.robots, sitemap: seo.sitemap, ogImage: imageColumns })
+      .from(seo)
+      .leftJoin(media, pictureOf(seo.ogImageMediaId, seo.websiteId))
+      .where(and(eq(seo.websiteId, websiteOf(request)), eq(seo.isActive, true)));
+    return answer(request, reply, ok(row ? { ...row, ogImage: row.ogImage && image(row.ogImage) } : null));
+  });
+}
