@@ -3,7 +3,7 @@ import type { Db } from './open';
 import type { Prices } from '../../contract/resources/services';
 import { hashPassword } from '../auth/passwords';
 import { quote } from '../services/quote';
-import { categories, hosting, languages, services, subcategories, technologies, types, users, websites } from './schema';
+import { categories, cmsPages, hosting, languages, menuItems, menus, postCategories, posts, seo, services, subcategories, technologies, types, users, websites } from './schema';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -127,7 +127,7 @@ export async function demoOwner(tx: Tx, password: string): Promise<void> {
   const offered = await tx.select({ id: services.id, name: services.name }).from(services).where(inArray(services.name, ['Restaurant website', 'Managed hosting (12 months)']));
   const restaurant = offered.find((service) => service.name === 'Restaurant website')!.id;
   const items = [...offered.map((service) => service.id), `${restaurant}:module:gastro`, `${restaurant}:module:pages`];
-  await tx.insert(websites).values({
+  const [website] = await tx.insert(websites).values({
     name: 'Trattoria Demo',
     domain: 'trattoria-demo.example',
     description: 'A restaurant by the harbour: menus with allergens, opening hours and a gallery.',
@@ -141,5 +141,37 @@ export async function demoOwner(tx: Tx, password: string): Promise<void> {
     languageIds: (await tx.select({ id: languages.id }).from(languages)).map((language) => language.id),
     items,
     ...(await quote(tx as unknown as Db, items, 'standard')),
+  }).returning({ id: websites.id });
+  await demoContent(tx, website!.id);
+}
+
+/** What the demo website's CMS starts with: published pages in a menu, a post, its SEO; the delivery API serves them at once. */
+async function demoContent(tx: Tx, websiteId: string): Promise<void> {
+  const [about, contact] = await tx
+    .insert(cmsPages)
+    .values([
+      { websiteId, title: 'About us', slug: 'about', status: 'published', order: 1, content: '<h2>Since 1987 by the harbour</h2><p>Pizza from the <strong>wood oven</strong>, fresh pasta and fish from the morning market.</p>' },
+      { websiteId, title: 'Contact', slug: 'contact', status: 'published', order: 2, content: '<p>Hafenstraße 12, open Tuesday to Sunday from 12:00.</p>' },
+      { websiteId, title: 'Über uns', slug: 'about', language: 'de', status: 'published', order: 1, content: '<p>Seit 1987 am Hafen: Pizza aus dem <strong>Holzofen</strong>.</p>' },
+      { websiteId, title: 'Summer terrace (draft)', slug: 'terrace', content: '<p>Coming soon.</p>' },
+    ])
+    .returning({ id: cmsPages.id });
+  const [menu] = await tx.insert(menus).values({ websiteId, name: 'Header', location: 'header' }).returning({ id: menus.id });
+  await tx.insert(menuItems).values([
+    { websiteId, menuId: menu!.id, label: 'Home', url: '/', position: 0 },
+    { websiteId, menuId: menu!.id, label: 'About us', pageId: about!.id, position: 1 },
+    { websiteId, menuId: menu!.id, label: 'Contact', pageId: contact!.id, position: 2 },
+  ]);
+  const [news] = await tx.insert(postCategories).values({ websiteId, name: 'News', slug: 'news' }).returning({ id: postCategories.id });
+  await tx.insert(posts).values({
+    websiteId,
+    title: 'The terrace is open again',
+    slug: 'terrace-open',
+    excerpt: 'From May, dinner by the water.',
+    content: '<p>From May we serve dinner on the terrace again, every evening from 18:00.</p>',
+    categoryId: news!.id,
+    status: 'published',
+    publishedAt: new Date('2026-05-01T10:00:00Z').toISOString(),
   });
+  await tx.insert(seo).values({ websiteId, title: 'Trattoria Demo – pizza and pasta by the harbour', description: 'Wood-oven pizza, fresh pasta and fish by the harbour.', keywords: ['pizza', 'pasta', 'harbour'] });
 }

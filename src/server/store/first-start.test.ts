@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { verify } from '@node-rs/argon2';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
 import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
-import { appSettings, categories, languages, subcategories, types, users, websites } from './schema';
+import { appSettings, categories, cmsPages, languages, menuItems, posts, seo, subcategories, types, users, websites } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -69,6 +69,13 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     expect(sites[0]).toMatchObject({ name: 'Trattoria Demo', status: 'active' });
     expect(sites[0]!.price).toBeGreaterThan(0);
     expect(sites[0]!.modules).toContain('gastro');
+    // Its CMS has content the delivery API serves at once: published pages in a menu, a post, SEO.
+    const site = sites[0]!.id;
+    const published = await demo.db.select().from(cmsPages).where(and(eq(cmsPages.websiteId, site), eq(cmsPages.status, 'published')));
+    expect(published.length).toBeGreaterThanOrEqual(2);
+    expect(await demo.db.select().from(menuItems).where(eq(menuItems.websiteId, site))).toHaveLength(3);
+    expect(await demo.db.select().from(posts).where(eq(posts.websiteId, site))).toHaveLength(1);
+    expect(await demo.db.select().from(seo).where(eq(seo.websiteId, site))).toHaveLength(1);
 
     const empty = await createTestStore(kind, init());
     stores.push(empty);
