@@ -109,13 +109,13 @@ describe('AppRoutes', () => {
   });
 
   it('shows a later screen as the placeholder, titled, inside the shell', async () => {
-    await open('/cms/w1/pages', sessionUser());
+    await open('/cms/w1/forms', sessionUser());
 
     // The shell is a lazy chunk: the first render suspends until it has loaded.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Pages' }, { timeout: 5000 })).toBeDefined();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Contact forms' }, { timeout: 5000 })).toBeDefined();
     expect(screen.getByText('This screen is coming soon.')).toBeDefined();
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
-    await waitFor(() => expect(document.title).toBe('Pages · Acme CMS'));
+    await waitFor(() => expect(document.title).toBe('Contact forms · Acme CMS'));
   });
 
   it('shows the sign-in pages bare, titled with the brand alone', async () => {

@@ -46,6 +46,10 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * JSON (and text) bodies. Uploads are not held to it: @fastify/multipart streams them under its own
+ * limits below (10 MiB a file), and an idempotent upload is read whole under those (http/held-multipart.ts).
+ */
 export const BODY_LIMIT = 1024 * 1024;
 /** Smaller API answers go out as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD = 1024;

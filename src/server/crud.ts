@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -282,8 +282,17 @@ export function registerResource(
   }
 
   /** The entry field whose column a constraint is named after (`subcategories_category_id_…_fk` → categoryId). */
+  // A hand-named composite key (`posts_cover_fk` on website_id, cover_media_id) names its field by its columns.
+  const keyFields = new Map(
+    getTableConfig(table).foreignKeys.map((key) => {
+      const names = key.reference().columns.map((one) => one.name);
+      return [key.getName(), fieldKeys.find((field) => names.includes(column(field).name))] as const;
+    }),
+  );
   function fieldOf(constraint: string | undefined, fallback: string): string {
     if (constraint === `${tableName}_pkey`) return '_id';
+    const keyed = constraint ? keyFields.get(constraint) : undefined;
+    if (keyed) return keyed;
     const rest = constraint?.startsWith(`${tableName}_`) ? constraint.slice(tableName.length + 1) : (constraint ?? '');
     const named = fieldKeys.filter((key) => rest.includes(column(key).name)).toSorted((a, b) => column(b).name.length - column(a).name.length);
     return named[0] ?? fallback;

@@ -11,12 +11,13 @@ type Values = Record<string, unknown>;
 /** A post category (spec §7 Posts): its slug made from its name when none is given. */
 export const postCategoryHooks = derivedSlug({ entry: categoryEntry, table: postCategories, from: 'name', fallback: 'category' });
 
+const undated = (status: unknown, publishedAt: unknown) => status === 'published' && publishedAt == null;
+
 /**
  * A published post always says when: one published without a date gets the moment it was (a
  * date ahead is a post scheduled for then, which the delivery API holds back until it comes).
  */
 function publishedAtHooks(clock: () => Date): ResourceHooks {
-  const undated = (status: unknown, publishedAt: unknown) => status === 'published' && publishedAt == null;
   return {
     beforeCreate: (values: Values) => (undated(values.status, values.publishedAt) ? { ...values, publishedAt: clock().toISOString() } : values),
     async beforeUpdate(changes: Values, { tx, request }: HookContext) {

@@ -1,12 +1,18 @@
 // @vitest-environment node
 import { eq, sql } from 'drizzle-orm';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../tests/support/app';
+import { createTestApp, memoryMailer, testAppConfig } from '../../../tests/support/app';
 import { bearer, tokenFor } from '../../../tests/support/auth';
-import { storeKinds } from '../../../tests/support/store';
+import { createTestStore, storeKinds } from '../../../tests/support/store';
 import { seedUser } from '../../../tests/support/users';
 import { messages } from '../../contract/messages';
 import { uuidv7 } from '../../contract/uuid';
+import { BODY_LIMIT, buildApp } from '../app';
+import { IMAGE_LIMITS } from '../files/images';
 import { categories, idempotencyKeys } from '../store/schema';
 import { IDEMPOTENCY_TTL_MS, PENDING_TIMEOUT_MS, REPLAY_HEADER } from './idempotency';
 
@@ -138,5 +144,114 @@ describe.each(storeKinds)('Idempotency-Key (%s)', (kind) => {
     expect(again.headers[REPLAY_HEADER]).toBeUndefined();
     expect(again.body).not.toBe(first.body);
     expect(await keyRow(key)).toBeUndefined();
+  });
+});
+
+/** A multipart body as a browser's FormData sends it: a new boundary every time. */
+async function multipart(fields: Record<string, string>, files: { field: string; name: string; data: Uint8Array }[]) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) form.append(file.field, new Blob([file.data], { type: 'image/png' }), file.name);
+  const encoded = new Response(form);
+  return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } };
+}
+
+const image = (background: string, width = 40) => sharp({ create: { width, height: 30, channels: 3, background } }).png().toBuffer();
+
+describe.each(storeKinds)('Idempotency-Key on uploads (%s)', (kind) => {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let store: Awaited<ReturnType<typeof createTestStore>>;
+  let admin: Record<string, string>;
+  let filesDir = '';
+  /** What the test route's handler read, run by run. */
+  const reads: { fields: Record<string, string>; files: number[] }[] = [];
+
+  beforeAll(async () => {
+    filesDir = await mkdtemp(join(tmpdir(), 'sitekeeper-idempotent-uploads-'));
+    store = await createTestStore(kind);
+    app = await buildApp({ config: testAppConfig({ filesDir }), store, mailer: memoryMailer(), logger: false });
+    // Reads its parts the way a media upload does, and answers what it read.
+    app.post('/api/test/form', { config: { policy: 'authenticated' } }, async (request) => {
+      const read: (typeof reads)[number] = { fields: {}, files: [] };
+      for await (const part of request.parts({ limits: { files: 2 } })) {
+        if (part.type === 'file') read.files.push((await part.toBuffer()).length);
+        else read.fields[part.fieldname] = String(part.value);
+      }
+      reads.push(read);
+      return { success: true, data: { run: reads.length, ...read } };
+    });
+    await app.ready();
+    const user = await seedUser(store, { type: 'admin', email: 'anna@example.test', username: 'anna', password: 'unused password' });
+    admin = bearer(await tokenFor(store, user.id));
+  });
+  afterAll(async () => {
+    await app.close();
+    await rm(filesDir, { recursive: true, force: true });
+  });
+
+  const upload = async (url: string, key: string | undefined, body: Awaited<ReturnType<typeof multipart>>) =>
+    app.inject({ method: 'POST', url, payload: body.payload, headers: { ...admin, ...body.headers, ...(key ? { 'idempotency-key': key } : {}) } });
+  const storedImages = async () => (await readdir(join(filesDir, 'images')).catch(() => [])).length;
+  const settingsVersion = async () => (await app.inject({ method: 'GET', url: '/api/settings', headers: admin })).json().data.version as number;
+
+  it('answers a resent upload with the first answer and stores its file once; another file under the same key is refused', async () => {
+    const key = uuidv7();
+    const logo = await image('#3366cc');
+    const version = await settingsVersion();
+
+    const first = await upload('/api/settings/logo', key, await multipart({}, [{ field: 'file', name: 'logo.png', data: logo }]));
+    // The same file again, in a body with another boundary: the answer was lost, the outbox resends.
+    const again = await upload('/api/settings/logo', key, await multipart({}, [{ field: 'file', name: 'logo.png', data: logo }]));
+
+    expect(first.statusCode, first.body).toBe(200);
+    expect([again.statusCode, again.body, again.headers[REPLAY_HEADER]]).toEqual([200, first.body, 'true']);
+    expect(await storedImages()).toBe(1);
+    expect(await settingsVersion()).toBe(version + 1);
+
+    const other = await upload('/api/settings/logo', key, await multipart({}, [{ field: 'file', name: 'logo.png', data: await image('#cc3366') }]));
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ success: false, message: messages.idempotencyReused.message });
+    expect(await storedImages()).toBe(1);
+    expect(await settingsVersion()).toBe(version + 1);
+  });
+
+  it('hashes the text fields too, and hands the handler every part as if it had read them itself', async () => {
+    const key = uuidv7();
+    const [a, b] = [await image('#112233'), await image('#445566', 80)];
+    const body = () => multipart({ folder: 'menu', compressImages: 'false' }, [{ field: 'files', name: 'a.png', data: a }, { field: 'files', name: 'b.png', data: b }]);
+
+    const first = await upload('/api/test/form', key, await body());
+    expect(first.json().data).toEqual({ run: reads.length, fields: { folder: 'menu', compressImages: 'false' }, files: [a.length, b.length] });
+    expect((await upload('/api/test/form', key, await body())).body).toBe(first.body);
+
+    const otherFolder = await upload('/api/test/form', key, await multipart({ folder: 'team', compressImages: 'false' }, [{ field: 'files', name: 'a.png', data: a }, { field: 'files', name: 'b.png', data: b }]));
+    expect(otherFolder.statusCode).toBe(422);
+    const otherOrder = await upload('/api/test/form', key, await multipart({ folder: 'menu', compressImages: 'false' }, [{ field: 'files', name: 'b.png', data: b }, { field: 'files', name: 'a.png', data: a }]));
+    expect(otherOrder.statusCode).toBe(422);
+    expect(reads).toHaveLength(first.json().data.run);
+  });
+
+  it('keeps the limits a handler asks for: one file too many, one byte too large', async () => {
+    const small = await image('#778899');
+    const three = await upload('/api/test/form', uuidv7(), await multipart({}, [1, 2, 3].map((n) => ({ field: 'files', name: `${n}.png`, data: small }))));
+    expect([three.statusCode, three.json().message]).toEqual([413, messages.payloadTooLarge.message]);
+
+    const tooLarge = new Uint8Array(IMAGE_LIMITS.maxBytes + 1);
+    const refused = await upload('/api/settings/logo', uuidv7(), await multipart({}, [{ field: 'file', name: 'big.png', data: tooLarge }]));
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toMatchObject({ message: messages.fileTooLarge.message, data: { maxBytes: IMAGE_LIMITS.maxBytes } });
+  });
+
+  it('takes an upload of several megabytes while a JSON body stays within 1 MiB', async () => {
+    // Noise does not compress: a PNG of about 3 MB.
+    const noise = Buffer.from(Array.from({ length: 1024 * 1024 * 3 }, () => Math.floor(Math.random() * 256)));
+    const photo = await sharp(noise, { raw: { width: 1024, height: 1024, channels: 3 } }).png().toBuffer();
+    expect(photo.length).toBeGreaterThan(2 * BODY_LIMIT);
+
+    const uploaded = await upload('/api/settings/logo', uuidv7(), await multipart({}, [{ field: 'file', name: 'photo.png', data: photo }]));
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+
+    const json = await app.inject({ method: 'POST', url: '/api/categories', headers: { ...admin, 'idempotency-key': uuidv7() }, payload: { name: 'x', description: 'y'.repeat(BODY_LIMIT) } });
+    expect(json.statusCode).toBe(413);
   });
 });

@@ -8,6 +8,7 @@ import type { Db } from '../store/open';
 import { idempotencyKeys } from '../store/schema';
 import { isApiPath } from './client';
 import { HttpError } from './errors';
+import { holdMultipart } from './held-multipart';
 import { isUuid } from './ids';
 
 /** docs/design.md §4: how long a key and its answer are kept (store/maintenance.ts prunes them). */
@@ -61,9 +62,13 @@ export function registerIdempotency(app: FastifyInstance, { store, clock, secret
     if (header === undefined || !MUTATING.has(request.method)) return;
     if (typeof header !== 'string' || !isUuid(header)) throw new HttpError(400, messages.idempotencyKeyFormat);
     const claim = { caller: caller(request).user.id, key: header.toLowerCase() };
+    // An upload is streamed to its handler, so nothing of it is in request.body: its files' digests
+    // and its text fields stand for it, or another file sent under the same key would replay the
+    // first one's answer.
+    const body = request.isMultipart() ? await holdMultipart(request) : request.body;
     // Keyed with APP_SECRET: a body may hold passwords (change-password), and a plain hash of
     // one could be brute-forced from a copy of the table.
-    const requestHash = createHmac('sha256', secret).update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
+    const requestHash = createHmac('sha256', secret).update(`${request.method} ${request.url}\n${canonical(body)}`).digest('hex');
     const now = clock();
     const ago = (ms: number) => new Date(now.getTime() - ms);
 

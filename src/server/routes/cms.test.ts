@@ -127,6 +127,7 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
       const foreign = await picture(cast.site.B);
       const res = await call(owner(), 'POST', `${base}/slides`, { mediaId: foreign.id });
       expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].path).toBe('body.mediaId');
       expect(data(await call(owner(), 'GET', `${base}/slides`))).toHaveLength(2);
     });
 
