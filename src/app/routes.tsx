@@ -50,6 +50,12 @@ const partnerPages = pagesOf(() => import('../views/partners/partners'));
 const websitePages = pagesOf(() => import('../views/websites/websites'));
 const DashboardPage = lazyScreen<PageProps>(() => import('../views/dashboard/dashboard-page').then((m) => m.DashboardPage));
 const WebsiteHomePage = lazyScreen<PageProps>(() => import('../views/websites/website-home').then((m) => m.WebsiteHomePage));
+const SeoPage = lazyScreen<PageProps>(() => import('../views/cms/seo').then((m) => m.SeoPage));
+const CmsDashboardPage = lazyScreen<PageProps>(() => import('../views/cms/cms-dashboard').then((m) => m.CmsDashboardPage));
+const menuPages = pagesOf(() => import('../views/cms/menus'));
+const sliderPages = pagesOf(() => import('../views/cms/sliders'));
+const cmsPages = pagesOf(() => import('../views/cms/pages'));
+const postPages = pagesOf(() => import('../views/cms/posts'));
 
 /** A page that can start reading its data before it renders, from its route's parameters. */
 interface Prefetching {
@@ -78,7 +84,7 @@ const owner = route('owner');
 const signedIn = route('signedIn');
 
 /** The CMS of one website (spec §2): every route under /cms/{id} is open to any signed-in user. */
-const cms = (path: string, title: MessageDescriptor) => signedIn(`/cms/:id${path}`, title);
+const cms = (path: string, title: MessageDescriptor, page?: ComponentType<PageProps>) => signedIn(`/cms/:id${path}`, title, page);
 
 /** Every route of spec §2, first match wins: fixed segments come before the `:id` beside them. */
 export const routes: readonly RouteEntry[] = [
@@ -124,27 +130,27 @@ export const routes: readonly RouteEntry[] = [
   signedIn('/websites/edit/:id', msg`Edit website`, websitePages('WebsiteEditPage')),
   signedIn('/websites-form', msg`Website form`, WebsitesFormPage),
   signedIn('/profile', msg`Profile`, ProfilePage),
-  signedIn('/websites/seo/:id', msg`SEO`),
+  signedIn('/websites/seo/:id', msg`SEO`, SeoPage),
   // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
   signedIn('/websites/:id', msg`Website dashboard`, WebsiteHomePage),
 
-  cms('', msg`CMS dashboard`),
-  cms('/pages', msg`Pages`),
-  cms('/pages/new', msg`New page`),
-  cms('/pages/edit/:moduleId', msg`Edit page`),
-  cms('/menu', msg`Menus`),
-  cms('/menu/new', msg`New menu`),
-  cms('/menu/edit/:menuId', msg`Edit menu`),
-  cms('/posts', msg`Posts`),
-  cms('/posts/new', msg`New post`),
-  cms('/posts/edit/:postId', msg`Edit post`),
-  cms('/posts/categories', msg`Post categories`),
-  cms('/hero-slider', msg`Hero sliders`),
-  cms('/hero-slider/new', msg`New hero slider`),
-  cms('/hero-slider/edit/:sliderId', msg`Edit hero slider`),
-  cms('/gallery-slider', msg`Gallery sliders`),
-  cms('/gallery-slider/new', msg`New gallery slider`),
-  cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`),
+  cms('', msg`CMS dashboard`, CmsDashboardPage),
+  cms('/pages', msg`Pages`, cmsPages('PagesPage')),
+  cms('/pages/new', msg`New page`, cmsPages('PageNewPage')),
+  cms('/pages/edit/:moduleId', msg`Edit page`, cmsPages('PageEditPage')),
+  cms('/menu', msg`Menus`, menuPages('MenusPage')),
+  cms('/menu/new', msg`New menu`, menuPages('MenuNewPage')),
+  cms('/menu/edit/:menuId', msg`Edit menu`, menuPages('MenuEditPage')),
+  cms('/posts', msg`Posts`, postPages('PostsPage')),
+  cms('/posts/new', msg`New post`, postPages('PostNewPage')),
+  cms('/posts/edit/:postId', msg`Edit post`, postPages('PostEditPage')),
+  cms('/posts/categories', msg`Post categories`, postPages('PostCategoriesPage')),
+  cms('/hero-slider', msg`Hero sliders`, sliderPages('HeroSlidersPage')),
+  cms('/hero-slider/new', msg`New hero slider`, sliderPages('HeroSliderNewPage')),
+  cms('/hero-slider/edit/:sliderId', msg`Edit hero slider`, sliderPages('HeroSliderEditPage')),
+  cms('/gallery-slider', msg`Gallery sliders`, sliderPages('GallerySlidersPage')),
+  cms('/gallery-slider/new', msg`New gallery slider`, sliderPages('GallerySliderNewPage')),
+  cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`, sliderPages('GallerySliderEditPage')),
   cms('/media', msg`Media library`),
   cms('/forms', msg`Contact forms`),
   cms('/forms/new', msg`New contact form`),

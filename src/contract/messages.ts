@@ -128,12 +128,17 @@ export const messages = {
   imageTypeRefused: /*i18n*/ { id: 'upload.imageTypeRefused', message: 'Only JPEG, PNG, WebP, GIF and AVIF images can be uploaded.' },
   imageUnreadable: /*i18n*/ { id: 'upload.imageUnreadable', message: 'This image could not be read.' },
   imageTooManyPixels: /*i18n*/ { id: 'upload.imageTooManyPixels', message: 'This image has too many pixels.' },
+  mediaTypeRefused: /*i18n*/ { id: 'upload.mediaTypeRefused', message: 'Only JPEG, PNG, WebP, GIF and AVIF images and PDF files can be uploaded.' },
+  svgRefused: /*i18n*/ { id: 'upload.svgRefused', message: 'SVG files cannot be uploaded, as they can contain scripts. Save the image as PNG or WebP and upload that.' },
+  filesUploaded: /*i18n*/ { id: 'upload.filesUploaded', message: '{count, plural, one {# file uploaded} other {# files uploaded}}' },
   uploadFailed: /*i18n*/ { id: 'spec.uploadFailed', message: 'Upload failed' },
 
   // CMS content.
   slugFormat: /*i18n*/ { id: 'field.slugFormat', message: 'Use lower-case letters, digits and dashes, such as about-us' },
   linkTarget: /*i18n*/ { id: 'field.linkTarget', message: 'Choose a page or enter an address, not both' },
   parentOutsideMenu: /*i18n*/ { id: 'field.parentOutsideMenu', message: 'An item cannot be placed under itself or one of its own sub-items' },
+  reorderMenuItemsFailed: /*i18n*/ { id: 'spec.reorderMenuItemsFailed', message: 'Failed to reorder menu items' },
+  slideOrderFailed: /*i18n*/ { id: 'spec.slideOrderFailed', message: 'Failed to update slide order' },
   orderSaved: /*i18n*/ { id: 'order.saved', message: 'Order saved' },
   orderConflict: /*i18n*/ { id: 'order.conflict', message: 'Someone else changed this order in the meantime.' },
   orderMismatch: /*i18n*/ { id: 'order.mismatch', message: 'The new order must name each item exactly once.' },

@@ -58,7 +58,7 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
    * rows last, listed in that order; `PUT path` with `{ [field]: ids }` and `If-Match` the tag of
    * the order it was made from sets the whole order in one transaction.
    */
-  order?: { path: string; field: string };
+  order?: { path: string; field: string; failed: MessageDescriptor };
   /** Records made only by uploading files (media): no JSON create route; the module's upload routes make them. */
   createdBy?: 'upload';
   /** The fields a person edits and reads back: create takes all of them, update any of them. */

@@ -112,6 +112,8 @@ const editor = setup({
   guards: {
     isNew: ({ context }) => context.isNew,
     hasCopy: ({ event }) => event.type === 'xstate.done.actor.readRecord' && event.output !== null,
+    notMadeYet: ({ context, event }) =>
+      context.resource.singleton === true && event.type === 'xstate.error.actor.fetchRecord' && (event.error as { status?: unknown } | null)?.status === 404,
     // An existing record with nothing edited has nothing to send.
     nothingToSave: ({ context }) => !context.isNew && editedFields(context).length === 0,
     invalid: ({ context }) => check(context).fieldErrors !== undefined,
@@ -219,10 +221,11 @@ export const editorMachine = editor.createMachine({
               target: '#editor.editing',
               actions: { type: 'adopt', params: ({ event }) => ({ row: event.output, cachedAt: null }) },
             },
-            'xstate.error.actor.fetchRecord': {
-              target: '#editor.loadFailed',
-              actions: assign({ loadError: ({ event }) => reasonOf(event.error) }),
-            },
+            'xstate.error.actor.fetchRecord': [
+              // A website's singleton not made yet (its SEO before the first save): an empty form, whose save makes it.
+              { guard: 'notMadeYet', target: '#editor.editing', actions: assign({ isNew: true, id: () => uuidv7() }) },
+              { target: '#editor.loadFailed', actions: assign({ loadError: ({ event }) => reasonOf(event.error) }) },
+            ],
           },
         },
       },

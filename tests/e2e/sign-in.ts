@@ -32,13 +32,20 @@ export async function signIn(page: Page, server: E2EServer, account: { email: st
   await page.getByRole('button', { name: 'Verify' }).click();
 }
 
-/** Signs in as a fresh admin and waits until the service worker controls the page (it replays the outbox). */
-export async function adminPage(page: Page, server: E2EServer) {
-  const account = await seedAccount(server, 'admin');
+/** Signs in as a fresh account of `type` and waits until the service worker controls the page (it replays the outbox). */
+export async function accountPage(page: Page, server: E2EServer, type: SeedUser['type'] = 'admin') {
+  const account = await seedAccount(server, type);
   await signIn(page, server, account);
-  await expect(page).toHaveURL(/\/$/);
+  await expect(page).not.toHaveURL(/\/(login|verification)$/);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
+  return account;
+}
+
+/** A fresh admin's signed-in page, on the dashboard. */
+export async function adminPage(page: Page, server: E2EServer) {
+  const account = await accountPage(page, server, 'admin');
+  await expect(page).toHaveURL(/\/$/);
   return account;
 }

@@ -71,7 +71,7 @@ export const menuItems = defineResource({
   scope: 'website',
   module: 'menus',
   parent: { param: 'menuId', resource: 'menus' },
-  order: { path: '/api/cms/menus/:websiteId/menu/:menuId/reorder', field: 'items' },
+  order: { path: '/api/cms/menus/:websiteId/menu/:menuId/reorder', field: 'items', failed: messages.reorderMenuItemsFailed },
   paths: { list: '/api/cms/menus/:websiteId/menu/:menuId/items', item: '/api/cms/menus/:websiteId/menu/:menuId/items/:itemId' },
   title: 'label',
   fields: { label: Title, pageId: Reference, url: LinkUrl, parentId: Reference, openInNewTab: z._default(z.boolean(), false) },
@@ -148,7 +148,7 @@ export const heroSlides = defineResource({
   scope: 'website',
   module: 'heroSliders',
   parent: { param: 'sliderId', resource: 'heroSliders' },
-  order: { path: '/api/cms/hero-sliders/:websiteId/:sliderId/slide-order', field: 'slides' },
+  order: { path: '/api/cms/hero-sliders/:websiteId/:sliderId/slide-order', field: 'slides', failed: messages.slideOrderFailed },
   paths: { list: '/api/cms/hero-sliders/:websiteId/:sliderId/slides', item: '/api/cms/hero-sliders/:websiteId/:sliderId/slides/:slideId' },
   title: 'title',
   fields: { title: Title, subtitle: text(300), mediaId: Reference, buttonLabel: text(60), buttonUrl: LinkUrl },
@@ -178,7 +178,7 @@ export const gallerySlides = defineResource({
   scope: 'website',
   module: 'gallerySliders',
   parent: { param: 'sliderId', resource: 'gallerySliders' },
-  order: { path: '/api/cms/gallery-sliders/:websiteId/gallery-sliders/:sliderId/slide-order', field: 'slides' },
+  order: { path: '/api/cms/gallery-sliders/:websiteId/gallery-sliders/:sliderId/slide-order', field: 'slides', failed: messages.slideOrderFailed },
   paths: {
     list: '/api/cms/gallery-sliders/:websiteId/gallery-sliders/:sliderId/slides',
     item: '/api/cms/gallery-sliders/:websiteId/gallery-sliders/:sliderId/slides/:slideId',
@@ -192,7 +192,7 @@ export const gallerySlides = defineResource({
   references: { mediaId: 'media' },
 });
 
-export const MEDIA_SORTS = ['createdAt', 'fileName', 'size'] as const;
+export const MEDIA_SORTS = ['createdAt', 'fileName', 'size', 'updatedAt'] as const;
 
 /** A file of the website's media library (spec §3 upload fields: file(s), alt, description, folder, compressImages). */
 export const media = defineResource({

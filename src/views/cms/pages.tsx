@@ -14,6 +14,7 @@ import type { Choice, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
 import { CmsBackLink } from './cms-back-link';
 import { contentStatusChoices } from './content-status';
+import { interfaceLanguageChoices } from '../admin/choices';
 
 // Spec §2 /cms/{id}/pages, /pages/new, /pages/edit/{moduleId}; spec §7 CMS pages. A page's
 // language is one of the languages catalog (its code); offline, before the catalog has been
@@ -79,16 +80,18 @@ function useLanguageChoices(): readonly Choice[] | null {
 
 /** The pages screen with the catalog's languages to choose from and filter by, once it is read. */
 function usePagesScreen(): PagesScreen | null {
-  const choices = useLanguageChoices();
+  const read = useLanguageChoices();
   return useMemo(() => {
+    let choices = read;
     if (!choices) return null;
-    if (choices.length === 0) return pagesScreen;
+    // No catalog to read (none made yet, or offline before it was ever read): the interface's languages.
+    if (choices.length === 0) choices = interfaceLanguageChoices;
     return {
       ...pagesScreen,
       fields: pagesScreen.fields.map((field): Field => (field.name === 'language' ? { name: 'language', label: languageLabel, kind: 'choice', choices } : field)),
       filters: [statusFilter, { key: 'language', label: languageLabel, choices }],
     };
-  }, [choices]);
+  }, [read]);
 }
 
 const frame = (page: ReactNode) => (

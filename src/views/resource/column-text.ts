@@ -20,6 +20,8 @@ export function cellText(column: Column, row: Row, options: OptionLists, i18n: I
     }
     case 'money':
       return typeof value === 'number' ? formatMoney(value, String(row.currency ?? 'EUR'), i18n.locale) : '';
+    case 'image':
+      return '';
     default:
       return column.text ? column.text(row) : String(value ?? '');
   }

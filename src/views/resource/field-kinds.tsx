@@ -7,6 +7,7 @@ import formStyles from '../../components/form/form.module.css';
 import { SearchableSelect } from '../../components/searchable-select';
 import { TextField } from '../../components/form/text-field';
 import { TextareaField } from '../../components/form/textarea-field';
+import { DatetimeField } from './datetime-field';
 import type { Field } from './screen';
 import type { OptionLists } from './use-option-lists';
 
@@ -59,6 +60,21 @@ function TextKindField({ spec, label, value, error, onChange }: Props<'text' | '
       hint={spec.hint ? i18n._(spec.hint) : undefined}
       error={error}
       onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+/** Words separated by commas (SEO keywords), kept as a list; only leading spaces go while typing, so "wood oven" stays one keyword of two words. */
+function TagsField({ spec, label, value, error, onChange }: Props<'tags'>) {
+  const { i18n } = useLingui();
+  return (
+    <TextField
+      label={label}
+      name={spec.name}
+      value={Array.isArray(value) ? value.join(', ') : ''}
+      hint={spec.hint ? i18n._(spec.hint) : undefined}
+      error={error}
+      onChange={(event) => onChange(event.target.value.trim() === '' ? [] : event.target.value.split(',').map((part) => part.trimStart()))}
     />
   );
 }
@@ -121,6 +137,9 @@ export const FIELD_KINDS: Kinds = {
       onChange={(event) => onChange(/^\s*\d{1,9}\s*$/.test(event.target.value) ? Number(event.target.value) : event.target.value)}
     />
   ),
+  tags: TagsField,
+  richText: lazyScreen(() => import('./rich-text-field').then((m) => m.RichTextField)),
+  datetime: DatetimeField,
   prices: lazyScreen(() => import('./service-fields').then((m) => m.PricesField)),
   serviceFeatures: lazyScreen(() => import('./service-fields').then((m) => m.ServiceFeaturesField)),
   serviceModules: lazyScreen(() => import('./service-fields').then((m) => m.ServiceModulesField)),

@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
@@ -13,6 +14,12 @@ import { routeScopeOf } from './use-scoped-resource';
 
 type FormScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };
 
+/** A record's own records, listed under its form (a menu's items, a slider's slides): their screen's scope names the record. */
+interface Children {
+  screen: ResourceScreen;
+  title: MessageDescriptor;
+}
+
 interface ScreenPages {
   List: ComponentType<PageProps>;
   /** Only for a screen with form routes of its own (`routes`); without them the form is a dialog. */
@@ -26,9 +33,9 @@ interface ScreenPages {
  * a screen with form routes, each on the app's data layer. `above`: what the section shows over
  * each of them (the website section's tabs). A module's routes then only name these.
  */
-export function screenPages(screen: FormScreen, above?: ReactNode): ScreenPages;
+export function screenPages(screen: FormScreen, above?: ReactNode, children?: Children): ScreenPages;
 export function screenPages(screen: ResourceScreen, above?: ReactNode): Pick<ScreenPages, 'List'>;
-export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<ScreenPages> {
+export function screenPages(screen: ResourceScreen, above?: ReactNode, children?: Children): Partial<ScreenPages> {
   const frame = (page: ReactNode) => (
     <ResourceStoreProvider store={resourceStore}>
       {above}
@@ -51,7 +58,12 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode): Partial<
     New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />),
     Edit: function Edit({ title }: PageProps) {
       const { [withRoutes.routes.idParam ?? 'id']: id = '' } = useParams<Record<string, string>>();
-      return frame(<ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />);
+      return frame(
+        <>
+          <ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />
+          {children && <ResourceListPage key={`${id} children`} screen={children.screen} title={children.title} />}
+        </>,
+      );
     },
   };
 }

@@ -1,9 +1,11 @@
-import { useScreenRoutes } from './use-screen-routes';
 import type { MessageDescriptor } from '@lingui/core';
+import { orderTag } from '../../contract/order';
+import { enqueueReorder } from '../../db/outbox';
+import { requestSync } from '../../db/sync';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
@@ -27,6 +29,7 @@ import { fieldSources, optionSources, type Column, type ResourceScreen } from '.
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
+import { useScreenRoutes } from './use-screen-routes';
 import { useStatFigures } from './use-stats';
 import { useRefreshOnSync } from './use-list-page';
 import { cellText } from './column-text';
@@ -116,6 +119,19 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   useListControls(controls);
 
   useRefreshOnSync(actor);
+
+  /**
+   * A new order of the children (ADR 012): kept in the outbox with the order it was made from, so
+   * it reaches the server once, offline too, and a reorder made elsewhere meanwhile is shown as a
+   * conflict; the list then shows what the cache holds.
+   */
+  async function reorder(ids: string[]) {
+    const { path, field, failed } = resource.order!;
+    const base = orderTag(page!.items.map((row) => row.id));
+    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base, path, field, label: { item: items, title: '' }, fallback: i18n._(failed) });
+    await requestSync();
+    actor.send({ type: 'list.refresh' });
+  }
 
   async function remove(row: Row) {
     if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
@@ -227,15 +243,28 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
 
       {page ? (
         <>
-          <DataTable
-            caption={i18n._(title)}
-            columns={columns}
-            rows={page.items}
-            busy={loading && !refreshing}
-            sort={{ by: query.sortBy, order: query.sortOrder, onSort: (sortBy, sortOrder) => actor.send({ type: 'list.sort', sortBy, sortOrder }) }}
-            actions={may.update || may.delete ? actions : undefined}
-            empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
-          />
+          {resource.order ? (
+            <Suspense fallback={<p className={styles.muted}><Trans>Loading…</Trans></p>}>
+              <OrderedRows
+                caption={i18n._(title)}
+                columns={columns}
+                rows={page.items}
+                actions={may.update || may.delete ? actions : undefined}
+                empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
+                onMove={may.update && !narrowed ? (ids) => void reorder(ids) : undefined}
+              />
+            </Suspense>
+          ) : (
+            <DataTable
+              caption={i18n._(title)}
+              columns={columns}
+              rows={page.items}
+              busy={loading && !refreshing}
+              sort={{ by: query.sortBy, order: query.sortOrder, onSort: (sortBy, sortOrder) => actor.send({ type: 'list.sort', sortBy, sortOrder }) }}
+              actions={may.update || may.delete ? actions : undefined}
+              empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
+            />
+          )}
           <Pagination pagination={page.pagination} disabled={loading} onPage={(next) => actor.send({ type: 'list.page', page: next })} />
         </>
       ) : (
@@ -264,6 +293,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   );
 }
 
+// dnd-kit loads with the first ordered list, not with every list.
+const OrderedRows = lazy(() => import('./ordered-rows'));
+
 type I18n = ReturnType<typeof useLingui>['i18n'];
 
 /**
@@ -280,6 +312,9 @@ function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n
     sortable: 'sortable' in column && column.sortable,
     cell: (row) => (
       <span className={styles.cell}>
+        {column.format === 'image' && typeof row[column.key] === 'string' && (
+          <img className={styles.thumb} src={row[column.key] as string} alt="" loading="lazy" width={64} height={48} />
+        )}
         {link ? (
           <Link href={link(row)} className={styles.link}>
             {text(row)}

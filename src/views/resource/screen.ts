@@ -30,7 +30,9 @@ export type Column =
   /** One of a fixed set of values, in words (a status). */
   | (ColumnBase & { format: 'choice'; choices: readonly Choice[]; sortable?: boolean })
   /** Cents, in the currency the row's `currency` names. */
-  | (ColumnBase & { format: 'money' });
+  | (ColumnBase & { format: 'money' })
+  /** A picture at the URL the field holds (a slide's image); its text is the row's title. */
+  | (ColumnBase & { format: 'image' });
 
 /** One of a fixed set of values (a status, a type), each with its words. */
 export interface Choice {
@@ -51,8 +53,14 @@ export type Field =
   | { name: string; label: MessageDescriptor; kind: 'checkbox' }
   /** `{ code: { name } }`: a name per language code (spec §3, a language's `content`). */
   | { name: string; label: MessageDescriptor; kind: 'translations' }
+  /** A list of short texts (keywords), typed separated by commas. */
+  | { name: string; label: MessageDescriptor; kind: 'tags'; hint?: MessageDescriptor }
   /** A whole number (a position among others), typed in digits. */
   | { name: string; label: MessageDescriptor; kind: 'integer' }
+  /** Formatted text (a page's content) as HTML, edited in TipTap; the server keeps only its allowlist. */
+  | { name: string; label: MessageDescriptor; kind: 'richText' }
+  /** A moment (ISO 8601 with its offset, or null for none), picked in the device's time zone. */
+  | { name: string; label: MessageDescriptor; kind: 'datetime'; hint?: MessageDescriptor }
   /** Cents per partner type (`{ standard, agency?, reseller? }`), typed as money ("49.00", "49,00"). */
   | { name: string; label: MessageDescriptor; kind: 'prices' }
   /** A service's features (key, English and German name, prices) or its CMS modules (module, prices). */
@@ -84,6 +92,7 @@ function blank(field: Field): unknown {
     case 'translations':
       return {};
     case 'references':
+    case 'tags':
     case 'serviceFeatures':
     case 'serviceModules':
       return [];
@@ -97,6 +106,8 @@ function blank(field: Field): unknown {
       return field.choices[0]?.value ?? '';
     case 'select':
       return field.optional ? null : '';
+    case 'datetime':
+      return null;
     default:
       return '';
   }

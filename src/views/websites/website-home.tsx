@@ -17,20 +17,9 @@ import { ResourceRecordPage } from '../resource/record-page';
 import styles from '../resource/resource.module.css';
 import type { Column, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { CMS_MODULE_PAGES } from '../cms/modules';
 import { ApiKeyPanel } from './api-key-panel';
 import home from './website-home.module.css';
-
-/** Each CMS module's words and its route under /cms/{id} (spec §2). */
-export const CMS_MODULE_PAGES: Readonly<Record<CmsModule, { label: MessageDescriptor; path: string }>> = {
-  pages: { label: msg`Pages`, path: 'pages' },
-  menus: { label: msg`Menus`, path: 'menu' },
-  posts: { label: msg`Posts`, path: 'posts' },
-  heroSliders: { label: msg`Hero sliders`, path: 'hero-slider' },
-  gallerySliders: { label: msg`Gallery sliders`, path: 'gallery-slider' },
-  media: { label: msg`Media library`, path: 'media' },
-  contactForms: { label: msg`Contact forms`, path: 'forms' },
-  gastro: { label: msg`Gastronomy menus`, path: 'gastromenu' },
-};
 
 const lookup = (key: string, label: MessageDescriptor, resource: ResourceScreen['resource']): Column => ({ key, label, format: 'lookup', source: { resource } });
 

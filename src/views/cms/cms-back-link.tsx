@@ -1,0 +1,13 @@
+import { Trans } from '@lingui/react/macro';
+import { useParams } from 'wouter';
+import { BackLink } from '../resource/back-link';
+
+/** Back from a CMS module to the website's CMS dashboard (/cms/{id}). */
+export function CmsBackLink() {
+  const { id = '' } = useParams<{ id: string }>();
+  return (
+    <BackLink href={`/cms/${id}`}>
+      <Trans>CMS dashboard</Trans>
+    </BackLink>
+  );
+}

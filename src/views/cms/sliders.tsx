@@ -1,0 +1,87 @@
+import { msg } from '@lingui/core/macro';
+import type { Row } from '../../db/resource-store';
+import { gallerySliders, gallerySlides, heroSliders, heroSlides, media } from '../../contract/resources/cms';
+import { screenPages } from '../resource/pages';
+import type { Choice, ResourceScreen } from '../resource/screen';
+import { CmsBackLink } from './cms-back-link';
+
+// Spec §2 /cms/{id}/hero-slider and /gallery-slider with their new and edit routes; spec §7 Hero
+// sliders, Gallery sliders. Each slider's slides are listed under its form, in the order a person
+// sets (ADR 012); their pictures come from the media library.
+
+const statusChoices: readonly Choice[] = [
+  { value: 'active', label: msg`Active` },
+  { value: 'inactive', label: msg`Inactive` },
+];
+const pictureSource = { resource: media, label: (row: Row) => String(row.alt || row.fileName) };
+const scope = { websiteId: 'id' };
+const slideScope = { websiteId: 'id', sliderId: 'sliderId' };
+const status = { key: 'status', label: msg`Status`, format: 'choice', choices: statusChoices } as const;
+const updated = { key: 'updatedAt', label: msg`Updated`, format: 'date', sortable: true } as const;
+
+const heroSlidersScreen = {
+  resource: heroSliders,
+  scope,
+  columns: [{ key: 'name', label: msg`Name`, sortable: true }, status, updated],
+  fields: [
+    { name: 'name', label: msg`Name`, kind: 'text' },
+    { name: 'status', label: msg`Status`, kind: 'choice', choices: statusChoices },
+    { name: 'autoplay', label: msg`Play on its own`, kind: 'checkbox' },
+    { name: 'interval', label: msg`Seconds per slide`, kind: 'integer' },
+  ],
+  filters: [{ key: 'status', label: msg`Status`, choices: statusChoices }],
+  routes: { list: '/cms/:id/hero-slider', create: '/cms/:id/hero-slider/new', edit: (id: string) => `/cms/:id/hero-slider/edit/${id}`, idParam: 'sliderId' },
+} satisfies ResourceScreen;
+
+const heroSlidesScreen = {
+  resource: heroSlides,
+  scope: slideScope,
+  columns: [
+    { key: 'title', label: msg`Title` },
+    { key: 'imageUrl', label: msg`Picture`, format: 'image' },
+    { key: 'buttonLabel', label: msg`Button` },
+  ],
+  fields: [
+    { name: 'title', label: msg`Title`, kind: 'text' },
+    { name: 'subtitle', label: msg`Subtitle`, kind: 'textarea' },
+    { name: 'mediaId', label: msg`Picture`, kind: 'select', source: pictureSource, optional: true },
+    { name: 'buttonLabel', label: msg`Button text`, kind: 'text' },
+    { name: 'buttonUrl', label: msg`Button address`, kind: 'text', hint: msg`https://…, mailto:…, or a path on the website such as /menu` },
+  ],
+} satisfies ResourceScreen;
+
+const gallerySlidersScreen = {
+  resource: gallerySliders,
+  scope,
+  columns: [{ key: 'name', label: msg`Name`, sortable: true }, { key: 'description', label: msg`Description` }, status, updated],
+  fields: [
+    { name: 'name', label: msg`Name`, kind: 'text' },
+    { name: 'description', label: msg`Description`, kind: 'textarea' },
+    { name: 'status', label: msg`Status`, kind: 'choice', choices: statusChoices },
+  ],
+  filters: [{ key: 'status', label: msg`Status`, choices: statusChoices }],
+  routes: { list: '/cms/:id/gallery-slider', create: '/cms/:id/gallery-slider/new', edit: (id: string) => `/cms/:id/gallery-slider/edit/${id}`, idParam: 'sliderId' },
+} satisfies ResourceScreen;
+
+const gallerySlidesScreen = {
+  resource: gallerySlides,
+  scope: slideScope,
+  columns: [
+    { key: 'caption', label: msg`Caption` },
+    { key: 'imageUrl', label: msg`Picture`, format: 'image' },
+  ],
+  fields: [
+    { name: 'mediaId', label: msg`Picture`, kind: 'select', source: pictureSource },
+    { name: 'caption', label: msg`Caption`, kind: 'text' },
+  ],
+} satisfies ResourceScreen;
+
+const hero = screenPages(heroSlidersScreen, <CmsBackLink />, { screen: heroSlidesScreen, title: msg`Slides` });
+const gallery = screenPages(gallerySlidersScreen, <CmsBackLink />, { screen: gallerySlidesScreen, title: msg`Pictures` });
+
+export const HeroSlidersPage = hero.List;
+export const HeroSliderNewPage = hero.New;
+export const HeroSliderEditPage = hero.Edit;
+export const GallerySlidersPage = gallery.List;
+export const GallerySliderNewPage = gallery.New;
+export const GallerySliderEditPage = gallery.Edit;

@@ -1,0 +1,141 @@
+import type { Page } from '@playwright/test';
+import { asc, eq } from 'drizzle-orm';
+import { cmsPages, menuItems, seo, users, websites } from '../../src/server/store/schema';
+import { tokenFor } from '../support/auth';
+import { seedWebsite } from '../support/users';
+import { expect, test } from './fixtures';
+import { accountPage } from './sign-in';
+
+const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** An owner signed in on a phone, with a website of their own. */
+async function ownerWithWebsite(page: Page, server: Parameters<typeof accountPage>[1]) {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const account = await accountPage(page, server, 'user');
+  const [owner] = await server.store.db.select().from(users).where(eq(users.email, account.email));
+  const website = await seedWebsite(server.store, { ownerId: owner!.id, name: `Trattoria ${Date.now()}` });
+  return website.id;
+}
+
+test('a menu’s items are reordered by buttons and by drag, offline too, and reach the server once', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  const site = await ownerWithWebsite(page, server);
+  const order = async () =>
+    (await server.store.db.select({ label: menuItems.label }).from(menuItems).where(eq(menuItems.websiteId, site)).orderBy(asc(menuItems.position))).map((row) => row.label);
+
+  await page.goto(`/cms/${site}/menu`);
+  await page.getByRole('link', { name: 'Add menu' }).click();
+  await page.getByLabel('Name').fill('Header');
+  await page.getByLabel('Location').fill('header');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Menu created successfully')).toBeVisible();
+  await page.getByRole('link', { name: 'Edit Header' }).click();
+
+  for (const label of ['Home', 'Dishes', 'Contact']) {
+    await page.getByRole('button', { name: 'Add menu item' }).click();
+    const add = page.getByRole('dialog', { name: 'Add menu item' });
+    await add.getByLabel('Label').fill(label);
+    await add.getByLabel('Or an address').fill(`/${label.toLowerCase()}`);
+    await add.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Menu item created successfully')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Move ${label} up` })).toBeVisible();
+  }
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('menu-items-360.png') });
+
+  // Buttons: Contact one up.
+  await page.getByRole('button', { name: 'Move Contact up' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Contact is now at position 2 of 3' })).toBeAttached();
+  await expect.poll(order).toEqual(['Home', 'Contact', 'Dishes']);
+
+  // Drag: Home's handle below Dishes.
+  const handle = page.getByRole('button', { name: 'Drag Home to another place' });
+  const target = page.getByRole('button', { name: 'Drag Dishes to another place' });
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + 20, { steps: 4 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + 10, { steps: 12 });
+  await page.mouse.up();
+  await expect.poll(order).toEqual(['Contact', 'Dishes', 'Home']);
+
+  // Offline: the move is kept on the device, survives a reload, and is sent once when back.
+  await profile.setOffline(true);
+  await page.getByRole('button', { name: 'Move Home up' }).click();
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Move Contact up' })).toBeDisabled();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Home' }).getByRole('button', { name: 'Move Home down' })).toBeEnabled();
+  await expect(syncStatus(page)).toHaveAccessibleName(/Offline.*1 pending/);
+  expect(await order()).toEqual(['Contact', 'Dishes', 'Home']);
+  await profile.setOffline(false);
+  await expect(syncStatus(page)).toHaveAttribute('data-state', 'synced', { timeout: 20_000 });
+  expect(await order()).toEqual(['Contact', 'Home', 'Dishes']);
+});
+
+test('the SEO form starts empty, saves the website’s one record, and the CMS dashboard shows the modules', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  const site = await ownerWithWebsite(page, server);
+
+  await page.goto(`/websites/seo/${site}`);
+  await expect(page.getByLabel('Title')).toHaveValue('');
+  await page.getByLabel('Title').fill('Trattoria – Pizza from the wood oven');
+  await page.getByLabel('Keywords').fill('pizza, wood oven, pasta');
+  await page.getByLabel('Search engines').selectOption({ label: 'Hide from search results, follow links' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('SEO settings created successfully')).toBeVisible();
+  const [saved] = await server.store.db.select().from(seo).where(eq(seo.websiteId, site));
+  expect(saved).toMatchObject({ title: 'Trattoria – Pizza from the wood oven', keywords: ['pizza', 'wood oven', 'pasta'], robots: 'noindex, follow' });
+  expect(await fitsWidth(page)).toBe(true);
+
+  await page.goto(`/cms/${site}`);
+  for (const module of ['Pages', 'Posts', 'Menus', 'Hero sliders', 'Gallery sliders', 'Media library']) {
+    await expect(page.getByRole('heading', { name: module })).toBeVisible();
+  }
+  expect(await fitsWidth(page)).toBe(true);
+});
+
+test('a page written in the rich-text editor goes into a menu and out through the delivery API, until the key is switched off', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  const site = await ownerWithWebsite(page, server);
+
+  await page.goto(`/cms/${site}/pages/new`);
+  await page.getByLabel('Title', { exact: true }).fill('Opening hours');
+  await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Published' });
+  const editor = page.getByRole('textbox', { name: 'Content' });
+  await editor.click();
+  await page.keyboard.type('Open ');
+  await page.getByRole('button', { name: 'Bold' }).click();
+  await page.keyboard.type('every day');
+  expect(await fitsWidth(page)).toBe(true);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Page created successfully')).toBeVisible();
+  const [stored] = await server.store.db.select().from(cmsPages).where(eq(cmsPages.websiteId, site));
+  expect(stored).toMatchObject({ slug: 'opening-hours', status: 'published' });
+  expect(stored!.content).toMatch(/<p>Open ?<strong> ?every day<\/strong><\/p>/);
+
+  await page.goto(`/cms/${site}/menu/new`);
+  await page.getByLabel('Name').fill('Footer');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('link', { name: 'Edit Footer' }).click();
+  await page.getByRole('button', { name: 'Add menu item' }).click();
+  const add = page.getByRole('dialog', { name: 'Add menu item' });
+  await add.getByLabel('Label').fill('Hours');
+  await add.getByLabel('Page').selectOption({ label: 'Opening hours' });
+  await add.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Menu item created successfully')).toBeVisible();
+
+  // The website's key, as the owner makes it on the website's home.
+  const [owner] = await server.store.db.select({ ownerId: websites.ownerId }).from(websites).where(eq(websites.id, site));
+  const auth = { authorization: `Bearer ${await tokenFor(server.store, owner!.ownerId)}` };
+  const made = await page.request.post(`/api/websites/${site}/api-key`, { headers: auth, data: {} });
+  const key = (await made.json()).data.key as string;
+  const delivered = await page.request.get('/api/public/pages/opening-hours', { headers: { 'x-api-key': key } });
+  expect(delivered.status()).toBe(200);
+  expect((await delivered.json()).data.content).toBe(stored!.content);
+  const menu = await page.request.get('/api/public/menus', { headers: { 'x-api-key': key } });
+  expect(JSON.stringify((await menu.json()).data)).toContain('/opening-hours');
+  expect((await page.request.patch(`/api/websites/${site}/api-key/toggle`, { headers: auth })).status()).toBe(200);
+  expect((await page.request.get('/api/public/pages/opening-hours', { headers: { 'x-api-key': key } })).status()).toBe(401);
+});
