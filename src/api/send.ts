@@ -79,9 +79,15 @@ export function sourceText(descriptor: MessageDescriptor): string {
   return descriptor.message ?? descriptor.id;
 }
 
-/** DESIGN §4: the version an update or delete was based on, as its If-Match header value. */
-export function ifMatch(version: number): string {
+/** DESIGN §4: the version an update or delete was based on (a reorder: its order's tag), as its If-Match header value. */
+export function ifMatch(version: number | string): string {
   return `"${version}"`;
+}
+
+/** Spec §8: a refused upload names its reason in the answer's `error` where the server gives one, else in its message. */
+export function uploadError(error: ApiError): ApiError {
+  const said = (error.details as { error?: unknown } | undefined)?.error;
+  return typeof said === 'string' && said ? new ApiError(said, error.status, error.details) : error;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

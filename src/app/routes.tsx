@@ -54,6 +54,7 @@ const SeoPage = lazyScreen<PageProps>(() => import('../views/cms/seo').then((m) 
 const CmsDashboardPage = lazyScreen<PageProps>(() => import('../views/cms/cms-dashboard').then((m) => m.CmsDashboardPage));
 const menuPages = pagesOf(() => import('../views/cms/menus'));
 const sliderPages = pagesOf(() => import('../views/cms/sliders'));
+const MediaPage = lazyScreen<PageProps>(() => import('../views/cms/media').then((m) => m.MediaPage));
 const cmsPages = pagesOf(() => import('../views/cms/pages'));
 const postPages = pagesOf(() => import('../views/cms/posts'));
 
@@ -151,7 +152,7 @@ export const routes: readonly RouteEntry[] = [
   cms('/gallery-slider', msg`Gallery sliders`, sliderPages('GallerySlidersPage')),
   cms('/gallery-slider/new', msg`New gallery slider`, sliderPages('GallerySliderNewPage')),
   cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`, sliderPages('GallerySliderEditPage')),
-  cms('/media', msg`Media library`),
+  cms('/media', msg`Media library`, MediaPage),
   cms('/forms', msg`Contact forms`),
   cms('/forms/new', msg`New contact form`),
   cms('/forms/edit/:formId', msg`Edit contact form`),

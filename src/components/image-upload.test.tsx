@@ -1,6 +1,7 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { settings } from '../contract/resources/settings';
+import { keepBlobs } from '../db/blobs.test-support';
 import { clearLocalData, db, type WireRow } from '../db/database';
 import { renderScreen } from '../views/render-screen.test-support';
 import { ImageUpload } from './image-upload';
@@ -36,6 +37,8 @@ function choose(file = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png',
 }
 
 const image = () => screen.getByRole('img', { name: 'Logo' }).getAttribute('src');
+const WAITING = 'Kept on this device; it is uploaded when the connection returns.';
+
 
 beforeEach(async () => {
   await clearLocalData();
@@ -109,24 +112,64 @@ describe('ImageUpload', () => {
     expect(screen.getByRole('listitem').textContent).toBe('Files may be up to 10 MB.');
   });
 
-  it('says the spec’s words when no answer comes, without a status', async () => {
-    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+  it('keeps the image in the outbox when no answer comes, under the key the try was sent with', async () => {
+    keepBlobs();
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     open();
 
-    choose();
+    const file = choose();
 
-    expect((await screen.findByRole('alert')).textContent).toBe('Network error or server unavailable');
-    expect(image()).toBe(OLD);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(WAITING));
+    const [entry] = await db.outbox.toArray();
+    const sentKey = new Headers(fetchMock.mock.calls[0]![1]?.headers).get('Idempotency-Key');
+    expect(entry).toMatchObject({ kind: 'upload', resource: 'settings', entityId: '/api/settings/logo', path: '/api/settings/logo', status: 'pending', idempotencyKey: sentKey });
+    expect((await db.files.where('seq').equals(entry!.seq!).first())?.blob).toBe(file);
+    expect(image()).toMatch(/^blob:/);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says offline that uploads need a connection, instead of trying', async () => {
+  it('offline, keeps the chosen image on the device and shows it as waiting, also once the screen is opened again', async () => {
+    keepBlobs();
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     open();
+    expect(screen.getByText('You are offline: an image you choose is kept on this device and uploaded when you are back online.')).toBeDefined();
 
-    expect(screen.getByText('Uploading an image needs a connection. Connect to the internet to upload one.')).toBeDefined();
-    expect((screen.getByRole('button', { name: 'Replace image' }) as HTMLButtonElement).disabled).toBe(true);
-    choose();
+    const file = choose();
+
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(WAITING));
     expect(fetchMock).not.toHaveBeenCalled();
-    expect(screen.queryByRole('alert')).toBeNull();
+    const [entry] = await db.outbox.toArray();
+    expect(entry).toMatchObject({ kind: 'upload', status: 'pending', label: { item: 'Logo', title: '' }, fallback: 'Upload failed' });
+
+    cleanup();
+    open();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(WAITING));
+    await waitFor(() => expect(image()).toMatch(/^blob:/));
+    expect((await db.files.toArray()).map((kept) => kept.blob)).toEqual([file]);
+  });
+
+  it('shows a queued image the server refused with its message, status and the limit it broke', async () => {
+    keepBlobs();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    open();
+    choose();
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(WAITING));
+
+    await db.outbox.toCollection().modify({ status: 'failed', error: { message: 'The file is too large.', errors: [], status: 413, data: { maxBytes: 10 * 1024 * 1024 } } });
+
+    expect((await screen.findByRole('alert')).textContent).toBe('The file is too large. (HTTP 413)Files may be up to 10 MB.');
+  });
+
+  it('says so when the device has no room to keep the image, and keeps nothing', async () => {
+    vi.stubGlobal('navigator', { onLine: false, storage: { estimate: async () => ({ quota: 1000, usage: 990 }) } });
+    open();
+
+    choose();
+
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This device has no room left to keep the image until it can be uploaded. Free up some space, or choose it again once you are online.',
+    );
+    expect(await db.outbox.count()).toBe(0);
+    expect(image()).toBe(OLD);
   });
 });

@@ -1,14 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ImageOff, ImageUp, LoaderCircle, WifiOff } from 'lucide-react';
+import { CloudUpload, ImageOff, ImageUp, LoaderCircle, WifiOff } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { ApiError } from '../api/request';
-import { IMAGE_TYPES, uploadFile, type Uploaded } from '../api/upload';
+import { IMAGE_TYPES, type Uploaded } from '../api/upload';
 import { messages } from '../contract/messages';
 import type { Resource } from '../contract/resource';
+import { NoRoomError } from '../db/storage-room';
 import { accept } from '../db/store';
+import { uploadOrQueue } from '../db/upload-or-queue';
+import { useEntryFile, useQueuedUploads } from '../db/use-queued-uploads';
 import { useOnline } from '../db/use-sync-status';
+import { BlobImage } from './blob-image';
 import { Button } from './form/button';
 import styles from './image-upload.module.css';
+import { UploadFailure } from './upload-failure';
 
 interface ImageUploadProps {
   /** Translated: what the image is ("Logo", "Preview"); also its alternative text. */
@@ -32,32 +37,18 @@ type State =
   | { step: 'idle' }
   | { step: 'uploading'; preview: string }
   | { step: 'done' }
-  | { step: 'failed'; message: string; status: number; details: string[] };
+  | { step: 'noRoom' }
+  | { step: 'failed'; message: string; status: number; details: unknown };
 
-/** What the server said beyond its message: each field error, and the limit a file broke. */
-function useDetails() {
-  const { t, i18n } = useLingui();
-  return (details: unknown): string[] => {
-    const body = (details ?? {}) as { errors?: unknown; data?: unknown };
-    const lines = Array.isArray(body.errors) ? body.errors.flatMap((error: { message?: unknown }) => (typeof error?.message === 'string' ? [error.message] : [])) : [];
-    const data = (body.data ?? {}) as { maxBytes?: unknown; maxPixels?: unknown };
-    if (typeof data.maxBytes === 'number') {
-      const megabytes = i18n.number(data.maxBytes / 1024 / 1024, { maximumFractionDigits: 1 });
-      lines.push(t`Files may be up to ${megabytes} MB.`);
-    }
-    if (typeof data.maxPixels === 'number') {
-      const megapixels = i18n.number(data.maxPixels / 1_000_000, { maximumFractionDigits: 1 });
-      lines.push(t`Images may have up to ${megapixels} megapixels.`);
-    }
-    return lines;
-  };
-}
+/** Where an upload without a registry record is kept in the outbox. */
+const IMAGES = 'images';
 
 /**
  * One image of a record (a website's preview, the logo): shows the current one, takes a new one
  * from the device's files or its camera, shows it at once while it uploads and the server's
  * answer after. Spec §8: a refusal shows the server's message (else "Upload failed") with the
- * HTTP status and details. Uploads need a connection; offline it says so instead of trying.
+ * HTTP status and details. Offline (or when no answer comes) the image is kept on the device in
+ * the outbox and shown as waiting, also after the app was closed, until it is sent.
  */
 export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded, disabled = false }: ImageUploadProps) {
   const { t, i18n } = useLingui();
@@ -69,7 +60,9 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
   const [uploaded, setUploaded] = useState<{ over: string | null; url: string } | null>(null);
   const titleId = useId();
   const statusId = useId();
-  const explain = useDetails();
+  // This image's upload waiting in the outbox (or refused there), and its file.
+  const queued = useQueuedUploads(resource?.name ?? IMAGES, resource?.scopeKey).find((entry) => entry.entityId === uploadPath);
+  const queuedFile = useEntryFile(queued?.seq);
 
   // Object URLs of previews are let go once not shown any more, and everything when the component goes.
   const previews = useRef(new Set<string>());
@@ -97,7 +90,27 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
     previews.current.add(preview);
     setState({ step: 'uploading', preview });
     try {
-      const entity = await uploadFile(uploadPath, file, { signal: current.signal, entity: resource?.entity });
+      const outcome = await uploadOrQueue(
+        {
+          resource: resource?.name ?? IMAGES,
+          scope: resource?.scopeKey,
+          entityId: uploadPath,
+          path: uploadPath,
+          file: { field: 'file', blob: file, name: file.name },
+          label: { item: label, title: '' },
+          fallback: i18n._(messages.uploadFailed),
+        },
+        { signal: current.signal, entity: resource?.entity },
+      );
+      if (outcome.status === 'queued') {
+        // Shown from the outbox while it waits; once sent, the picture picked stands for it.
+        setUploaded({ over: imageUrl, url: preview });
+        kept.current = preview;
+        release(preview);
+        setState({ step: 'idle' });
+        return;
+      }
+      const { entity } = outcome;
       // Only the device's copy: the image is on the server whether or not it could be kept here.
       if (resource) await accept(resource, entity).catch(() => undefined);
       const field = resource?.image?.field;
@@ -111,8 +124,12 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
     } catch (error) {
       if (current.signal.aborted) return;
       release(kept.current);
+      if (error instanceof NoRoomError) {
+        setState({ step: 'noRoom' });
+        return;
+      }
       const failed = error instanceof ApiError ? error : new ApiError(i18n._(messages.uploadFailed), 0, error);
-      setState({ step: 'failed', message: failed.message, status: failed.status, details: explain(failed.details) });
+      setState({ step: 'failed', message: failed.message, status: failed.status, details: failed.details });
     }
   }
 
@@ -120,17 +137,14 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
     const file = event.target.files?.[0];
     // The same file chosen again (after a failure) is a change too.
     event.target.value = '';
-    if (!file) return;
-    if (!navigator.onLine) {
-      setState({ step: 'idle' });
-      return;
-    }
-    void upload(file);
+    if (file) void upload(file);
   };
 
   const uploading = state.step === 'uploading';
-  const failedStatus = state.step === 'failed' ? state.status : 0;
+  const waiting = queued?.status === 'pending';
+  const refused = queued?.status === 'failed' ? queued.error : undefined;
   const shown = uploading ? state.preview : uploaded && uploaded.over === imageUrl ? uploaded.url : imageUrl;
+  const imageClass = uploading || queued ? `${styles.image} ${styles.pending}` : styles.image;
 
   return (
     <div className={styles.root} role="group" aria-labelledby={titleId}>
@@ -138,8 +152,10 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
         {label}
       </p>
       <div className={styles.frame} aria-busy={uploading || undefined}>
-        {shown ? (
-          <img className={uploading ? `${styles.image} ${styles.pending}` : styles.image} src={shown} alt={label} />
+        {!uploading && queuedFile ? (
+          <BlobImage blob={queuedFile.blob} alt={label} className={imageClass} />
+        ) : shown ? (
+          <img className={imageClass} src={shown} alt={label} />
         ) : (
           <span className={styles.empty}>
             <ImageOff aria-hidden size={24} />
@@ -147,6 +163,7 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
           </span>
         )}
         {uploading && <LoaderCircle className={styles.spinner} aria-hidden size={28} />}
+        {waiting && !uploading && <CloudUpload className={styles.spinner} aria-hidden size={28} />}
       </div>
       <div className={styles.actions}>
         <input
@@ -158,10 +175,10 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
           aria-label={t`Choose an image for ${label}`}
           aria-describedby={statusId}
           tabIndex={-1}
-          disabled={disabled || uploading || !online}
+          disabled={disabled || uploading}
           onChange={choose}
         />
-        <Button variant="secondary" busy={uploading} disabled={disabled || !online} onClick={() => input.current?.click()}>
+        <Button variant="secondary" busy={uploading} disabled={disabled} onClick={() => input.current?.click()}>
           <ImageUp aria-hidden size={18} />
           {shown && !uploading ? <Trans>Replace image</Trans> : <Trans>Choose image</Trans>}
         </Button>
@@ -171,34 +188,22 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
       </div>
       <p id={statusId} className={styles.status} role="status">
         {uploading && <Trans>Uploading…</Trans>}
-        {state.step === 'done' && <Trans>Image uploaded.</Trans>}
+        {!uploading && waiting && <Trans>Kept on this device; it is uploaded when the connection returns.</Trans>}
+        {!uploading && !queued && state.step === 'done' && <Trans>Image uploaded.</Trans>}
       </p>
-      {!online && (
+      {!online && !queued && (
         <p className={styles.offline}>
           <WifiOff aria-hidden size={18} />
-          <Trans>Uploading an image needs a connection. Connect to the internet to upload one.</Trans>
+          <Trans>You are offline: an image you choose is kept on this device and uploaded when you are back online.</Trans>
         </p>
       )}
-      {state.step === 'failed' && (
-        <div className={styles.failure} role="alert">
-          <p className={styles.failureText}>
-            <strong>{state.message}</strong>
-            {failedStatus > 0 && (
-              <span className={styles.code}>
-                {' '}
-                <Trans>(HTTP {failedStatus})</Trans>
-              </span>
-            )}
-          </p>
-          {state.details.length > 0 && (
-            <ul className={styles.details}>
-              {state.details.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+      {state.step === 'noRoom' && (
+        <p className={styles.offline} role="alert">
+          <Trans>This device has no room left to keep the image until it can be uploaded. Free up some space, or choose it again once you are online.</Trans>
+        </p>
       )}
+      {!uploading && refused && <UploadFailure message={refused.message} status={refused.status} details={refused} />}
+      {state.step === 'failed' && <UploadFailure message={state.message} status={state.status} details={state.details} />}
     </div>
   );
 }

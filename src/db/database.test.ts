@@ -1,5 +1,8 @@
+// @vitest-environment node
+// Node's Blob survives fake-indexeddb's structured clone; happy-dom's does not.
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
+import { orderTag } from '../contract/order';
 import { SCHEMA, SitekeeperDatabase } from './database';
 
 const opened: Dexie[] = [];
@@ -81,5 +84,23 @@ describe('the database schema', () => {
     const current = open('upgrade-seq');
     const seq = await current.outbox.add({ resource: 'c' } as never);
     expect(seq).toBe(3);
+  });
+});
+
+describe('the version 4 upgrade', () => {
+  it('keeps a version 3 outbox, gives an old reorder an order no server holds, and keeps files as blobs', async () => {
+    const v3 = open('upgrade-v3', 3);
+    const entry = { resource: 'menuItems', entityId: 'order:m-1', kind: 'reorder', method: 'PUT', path: '/p', itemPath: '/p', body: { items: ['a', 'b'] }, idempotencyKey: 'k-4', baseVersion: null, status: 'pending', attempts: 0, createdAt: 2000, label: { item: 'menu items', title: '' }, fallback: '' };
+    await v3.table('outbox').bulkAdd([{ ...entry }, { ...entry, kind: 'update', entityId: 'a', idempotencyKey: 'k-5' }]);
+    v3.close();
+
+    const current = open('upgrade-v3');
+    const [reorder, update] = await current.outbox.orderBy('seq').toArray();
+    expect(reorder).toEqual({ ...entry, seq: 1, baseOrder: orderTag([]) });
+    expect(update).not.toHaveProperty('baseOrder');
+
+    await current.files.add({ seq: 2, field: 'file', name: 'logo.png', blob: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }) });
+    const [file] = await current.files.where('seq').equals(2).toArray();
+    expect([file!.name, file!.blob.type, new Uint8Array(await file!.blob.arrayBuffer())]).toEqual(['logo.png', 'image/png', new Uint8Array([1, 2, 3])]);
   });
 });

@@ -1,5 +1,6 @@
 import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 import type { FieldError, Pagination } from '../contract/envelope';
+import { orderTag } from '../contract/order';
 
 /**
  * The client's IndexedDB (DESIGN §6), shared by the page and the service worker: no window, no
@@ -39,8 +40,11 @@ export interface CachedRecord {
 }
 
 export type OutboxStatus = 'pending' | 'conflict' | 'failed';
-/** `reorder`: the new order of a parent's children (db/outbox.ts enqueueReorder). */
-export type MutationKind = 'create' | 'update' | 'delete' | 'reorder';
+/**
+ * `reorder`: the new order of a parent's children (db/outbox.ts enqueueReorder). `upload`: one file
+ * sent as multipart, kept in `files` beside its entry (enqueueUpload).
+ */
+export type MutationKind = 'create' | 'update' | 'delete' | 'reorder' | 'upload';
 
 export interface OutboxEntry {
   /** Auto-increment: the order mutations were made, and so the order they are replayed in, per entity. */
@@ -54,19 +58,24 @@ export interface OutboxEntry {
   path: string;
   /** Where the entity lives once it exists (a create's conflict is resolved by an update there). */
   itemPath: string;
+  /** JSON; an upload's text fields, sent beside its file. */
   body?: Record<string, unknown>;
   idempotencyKey: string;
-  /** The version the change was based on (If-Match); null for a create. */
+  /** The version the change was based on (If-Match); null for a create, a reorder and an upload. */
   baseVersion: number | null;
+  /** A reorder: the tag (contract/order.ts orderTag) of the order it was made from, sent as If-Match. */
+  baseOrder?: string;
   status: OutboxStatus;
   /**
    * conflict and failed: the server's message; failed: its field errors and status too. `reason`:
    * the outbox failed it itself, and the page shows that message (contract/messages.ts) in its own
    * language; `message` is its English text, since the worker that may write it has no catalog.
    */
-  error?: { message: string; errors: FieldError[]; status: number; reason?: 'parentNotSaved' };
+  error?: { message: string; errors: FieldError[]; status: number; reason?: 'parentNotSaved'; data?: unknown };
   /** conflict: the server's current row (wire form), null when it sent none. */
   current?: WireRow | null;
+  /** A reorder's conflict: the order the server holds now. */
+  currentOrder?: string[];
   /**
    * The entity keys (`<resource>:<entityId>`, outbox.ts entityKey) whose create must reach the
    * server first: the entry waits while such a create is in the outbox, and fails when it fails.
@@ -81,6 +90,16 @@ export interface OutboxEntry {
   label: { item: string; title: string };
   /** "Failed to update category", translated when the change was made: the worker has no catalog. */
   fallback: string;
+}
+
+/** A file an `upload` entry sends; it lives and goes with its entry. */
+export interface OutboxFile {
+  id?: number;
+  seq: number;
+  /** The multipart field it is sent in (`file`). */
+  field: string;
+  name: string;
+  blob: Blob;
 }
 
 export type MetaRow =
@@ -150,12 +169,28 @@ export const SCHEMA: readonly SchemaVersion[] = [
           entry.attempts = 0;
         }),
   },
+  {
+    // Offline uploads: an entry's files beside it, out of the entries that every replay and the
+    // sync status read whole. A reorder now names the order it was made from; one queued before
+    // that names none the server could hold, so it answers with its own order, a conflict the
+    // person resolves.
+    version: 4,
+    stores: { files: '++id, seq' },
+    upgrade: (tx) =>
+      tx
+        .table<OutboxEntry>('outbox')
+        .toCollection()
+        .modify((entry) => {
+          if (entry.kind === 'reorder') entry.baseOrder ??= orderTag([]);
+        }),
+  },
 ];
 
 export class SitekeeperDatabase extends Dexie {
   cache!: EntityTable<CachedPage, 'key'>;
   records!: Table<CachedRecord, [string, string]>;
   outbox!: EntityTable<OutboxEntry, 'seq'>;
+  files!: EntityTable<OutboxFile, 'id'>;
   meta!: Table<MetaRow, string>;
 
   constructor(name: string = DATABASE_NAME, upTo: number = Number.POSITIVE_INFINITY) {
@@ -211,19 +246,19 @@ db.open().catch(() => undefined);
  * stays, marked as theirs, until they sign in again — or someone else does (`claimUnsent`).
  */
 export async function clearLocalData(keepUnsentOf?: string): Promise<void> {
-  await db.transaction('rw', [db.cache, db.records, db.outbox, db.meta], async () => {
+  await db.transaction('rw', [db.cache, db.records, db.outbox, db.files, db.meta], async () => {
     await Promise.all([db.cache.clear(), db.records.clear(), db.meta.clear()]);
     if (keepUnsentOf && (await db.outbox.count()) > 0) await db.meta.put({ key: 'unsentOwner', userId: keepUnsentOf });
-    else await db.outbox.clear();
+    else await Promise.all([db.outbox.clear(), db.files.clear()]);
   });
 }
 
 /** At sign-in: another user's unsent changes are dropped, never sent with this user's token. */
 export async function claimUnsent(userId: string): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.meta], async () => {
+  await db.transaction('rw', [db.outbox, db.files, db.meta], async () => {
     const owner = await db.meta.get('unsentOwner');
     if (owner?.key !== 'unsentOwner') return;
-    if (owner.userId !== userId) await db.outbox.clear();
+    if (owner.userId !== userId) await Promise.all([db.outbox.clear(), db.files.clear()]);
     await db.meta.delete('unsentOwner');
   });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../tests/support/app';
 import { tokenFor } from '../../tests/support/auth';
+import { png } from '../../tests/support/uploads';
 import { seedUser } from '../../tests/support/users';
 import { outboxEntry } from '../api/mutations';
 import { send, sourceText, type Transport } from '../api/send';
@@ -10,7 +11,7 @@ import type { Resource } from '../contract/resource';
 import { categories, subcategories } from '../contract/resources/catalogs';
 import { uuidv7 } from '../contract/uuid';
 import { clearLocalData, db } from './database';
-import { BACKOFF_MS, drain, enqueue, entityKey, keepMine, MAX_ATTEMPTS, type Send } from './outbox';
+import { BACKOFF_MS, drain, enqueue, enqueueUpload, entityKey, keepMine, MAX_ATTEMPTS, type Send } from './outbox';
 import type { Mutation } from './resource-store';
 
 /**
@@ -141,6 +142,37 @@ describe('the outbox against the server', () => {
     expect(await drain(workerSend())).toMatchObject({ sent: 1, stopped: null });
     expect(await onServer(id)).toMatchObject({ description: 'Once', version: 2 });
     expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('an upload whose answer was lost is sent again as multipart and answered from the server’s record, not stored twice', async () => {
+    const headers = { authorization: `Bearer ${transport.token}` };
+    const before = (await test.app.inject({ method: 'GET', url: '/api/settings', headers })).json().data;
+    await enqueueUpload({
+      resource: 'settings',
+      entityId: '/api/settings/logo',
+      path: '/api/settings/logo',
+      file: { field: 'file', blob: new Blob([new Uint8Array(await png())], { type: 'image/png' }), name: 'logo.png' },
+      label: { item: 'logo', title: '' },
+      fallback: 'Upload failed',
+    });
+
+    const lost = await drain(
+      workerSend({
+        fetch: async (input, init) => {
+          await fetch(input, init);
+          throw new TypeError('Failed to fetch');
+        },
+      }),
+    );
+    expect(lost.stopped).toBe('offline');
+    expect(await db.files.count()).toBe(1);
+
+    expect(await drain(workerSend())).toMatchObject({ sent: 1, stopped: null });
+    const after = (await test.app.inject({ method: 'GET', url: '/api/settings', headers })).json().data;
+    expect(after.version).toBe(before.version + 1);
+    expect(after.cmsLogoUrl).toMatch(/\.webp$/);
+    expect((await db.records.get(['settings', after._id]))?.row).toMatchObject({ version: after.version, cmsLogoUrl: after.cmsLogoUrl });
+    expect([await db.outbox.count(), await db.files.count()]).toEqual([0, 0]);
   });
 
   it('a delete with the version it saw removes the entity', async () => {

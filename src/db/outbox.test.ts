@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, ValidationError } from '../api/send';
 import type { Success } from '../contract/envelope';
+import { orderTag } from '../contract/order';
 import { clearLocalData, db, SitekeeperDatabase, type OutboxEntry, type WireRow } from './database';
 import {
   BACKOFF_MS,
@@ -11,6 +12,7 @@ import {
   entityKey,
   keepMine,
   MAX_ATTEMPTS,
+  mergeOrder,
   rememberServerRow,
   retry,
   takeTheirs,
@@ -66,9 +68,12 @@ function versionOf(call: OutboxRequest): number {
   return call.headers['If-Match'] ? Number(call.headers['If-Match'].replaceAll('"', '')) : 0;
 }
 
+/** A JSON call's body (uploads: uploads.test.ts). */
+const json = (call: OutboxRequest) => call.body as Record<string, unknown> | undefined;
+
 function echo(call: OutboxRequest): Success<unknown> {
-  const id = call.method === 'POST' ? String(call.body?._id) : call.path.split('/').at(-1)!;
-  return { success: true, data: call.method === 'DELETE' ? null : row(id, versionOf(call) + 1, call.body) };
+  const id = call.method === 'POST' ? String(json(call)?._id) : call.path.split('/').at(-1)!;
+  return { success: true, data: call.method === 'DELETE' ? null : row(id, versionOf(call) + 1, json(call)) };
 }
 
 const conflict = (current: WireRow): Answer => () => new ApiError('Someone else changed this category in the meantime.', 409, { success: false, message: '…', data: current });
@@ -561,19 +566,29 @@ describe('an entry that depends on another entity’s create', () => {
     ]);
     await drain(send);
 
-    expect(calls.map((call) => call.body?._id)).toEqual([A, A, C, D]);
+    expect(calls.map((call) => json(call)?._id)).toEqual([A, A, C, D]);
     expect(await db.outbox.count()).toBe(0);
   });
 });
+
+/** The server's 409 to a reorder made from another order than it holds. */
+const orderConflict =
+  (current: string[]): Answer =>
+  () =>
+    new ApiError('Someone else changed this order in the meantime.', 409, { success: false, message: '…', data: { items: current } });
 
 describe('reorder', () => {
   const [S1, S2, S3, X] = ['1', '2', '3', '4'].map((n) => `0190d6b0-0000-7000-8000-00000000010${n}`) as [string, string, string, string];
   const path = `/api/categories/${A}/subcategories/order`;
   const inOrder = 'subcategories?categoryId=a';
   const byName = 'subcategories?sortBy=name';
+  /** How the list machine asks for an ordered entry's children (initialListQuery). */
+  const byPosition = 'subcategories?sortBy=position&sortOrder=asc';
+  /** The order the server holds before anyone moves anything. */
+  const served = [S1, S2, X, S3];
 
-  function reorder(ids: string[], parentId = A) {
-    return enqueueReorder({ resource: 'subcategories', parentId, ids, path, field: 'items', label: { item: 'subcategories', title: '' }, fallback: 'Failed to reorder' });
+  function reorder(ids: string[], parentId = A, seen: readonly string[] = served) {
+    return enqueueReorder({ resource: 'subcategories', parentId, ids, base: orderTag(seen), path, field: 'items', label: { item: 'subcategories', title: '' }, fallback: 'Failed to reorder' });
   }
 
   beforeEach(async () => {
@@ -582,35 +597,56 @@ describe('reorder', () => {
     await db.cache.bulkPut([
       { key: inOrder, resource: 'subcategories', query: { categoryId: A }, ids: [S1, S2, X, S3], pagination, fetchedAt: 1 },
       { key: byName, resource: 'subcategories', query: { sortBy: 'name' }, ids: [S2, X, S3, S1], pagination, fetchedAt: 1 },
+      { key: byPosition, resource: 'subcategories', query: { sortBy: 'position', sortOrder: 'asc' }, ids: [S1, S2, X, S3], pagination, fetchedAt: 1 },
     ]);
   });
 
   it('writes the new order into the cached children at once: their position, and the pages in their default order', async () => {
-    await reorder([S3, S1, S2]);
+    await reorder([S3, S1, X, S2]);
 
     expect(await pageIds(inOrder)).toEqual([S3, S1, X, S2]);
+    expect(await pageIds(byPosition)).toEqual([S3, S1, X, S2]);
     expect(await pageIds(byName)).toEqual([S2, X, S3, S1]);
-    expect(await Promise.all([S3, S1, S2, X].map(position))).toEqual([0, 1, 2, undefined]);
+    expect(await Promise.all([S3, S1, X, S2].map(position))).toEqual([0, 1, 2, 3]);
   });
 
-  it('a newer order of the same parent replaces the one not sent yet; it is sent once, as the caller described it', async () => {
-    await reorder([S3, S1, S2]);
-    await reorder([S2, S3, S1]);
-    await reorder([C, D], B);
+  it('sends the order it was made from as If-Match; a newer order of the same parent replaces the unsent one and keeps its base', async () => {
+    await reorder([S3, S1, X, S2]);
+    // Made from what the list showed then: the first reorder's order, which the server never held.
+    await reorder([S2, S3, X, S1], A, [S3, S1, X, S2]);
+    await reorder([C, D], B, [D, C]);
 
     const [mine, other] = await entries();
-    expect(other).toMatchObject({ entityId: `order:${B}` });
-    expect(mine).toMatchObject({ kind: 'reorder', resource: 'subcategories', entityId: `order:${A}`, status: 'pending', body: { items: [S2, S3, S1] } });
+    expect(other).toMatchObject({ entityId: `order:${B}`, baseOrder: orderTag([D, C]) });
+    expect(mine).toMatchObject({ kind: 'reorder', resource: 'subcategories', entityId: `order:${A}`, status: 'pending', body: { items: [S2, S3, X, S1] }, baseOrder: orderTag(served) });
     expect(await pageIds(inOrder)).toEqual([S2, S3, X, S1]);
 
-    const { send, calls } = scriptedServer(() => ({ success: true, data: null }));
+    const { send, calls } = scriptedServer(() => ({ success: true, data: { items: [S2, S3, X, S1] } }));
     await drain(send);
 
-    expect(calls[0]).toMatchObject({ method: 'PUT', path, body: { items: [S2, S3, S1] } });
-    expect(calls[0]!.headers['If-Match']).toBeUndefined();
+    expect(calls[0]).toMatchObject({ method: 'PUT', path, body: { items: [S2, S3, X, S1] } });
+    expect(calls[0]!.headers['If-Match']).toBe(`"${orderTag(served)}"`);
     expect(calls[0]!.headers['Idempotency-Key']).toBe(mine!.idempotencyKey);
     expect(await db.outbox.count()).toBe(0);
     expect(await position(S2)).toBe(0);
+  });
+
+  it('a reorder made while the one before was on its way is sent based on that one, not on the order both replaced', async () => {
+    await reorder([S3, S1, X, S2]);
+    const calls: OutboxRequest[] = [];
+    const send = async (call: OutboxRequest): Promise<Success<unknown>> => {
+      calls.push(call);
+      // The person moves again while the first is sent; the list shows the first one's order.
+      if (calls.length === 1) await reorder([X, S3, S1, S2], A, [S3, S1, X, S2]);
+      return { success: true, data: json(call) };
+    };
+    await drain(send);
+
+    expect(calls.map((call) => [json(call)?.items, call.headers['If-Match']])).toEqual([
+      [[S3, S1, X, S2], `"${orderTag(served)}"`],
+      [[X, S3, S1, S2], `"${orderTag([S3, S1, X, S2])}"`],
+    ]);
+    expect(await db.outbox.count()).toBe(0);
   });
 
   it('waits for the creates of the children it names', async () => {
@@ -620,5 +656,56 @@ describe('reorder', () => {
 
     await drain(send);
     expect(calls.map((call) => call.method)).toEqual(['POST', 'PUT']);
+  });
+
+  it('a 409 naming the server’s order is a conflict holding that order; one naming my own order is done', async () => {
+    await reorder([S3, S1, X, S2]);
+    const theirs = [S2, S1, X, S3];
+    await drain(scriptedServer(orderConflict(theirs)).send);
+    expect(await only()).toMatchObject({ status: 'conflict', currentOrder: theirs, error: { status: 409, message: 'Someone else changed this order in the meantime.' } });
+
+    await db.outbox.clear();
+    await reorder([S3, S1, X, S2]);
+    // Sent before, its answer lost, its key expired: the server holds exactly this order.
+    await drain(scriptedServer(orderConflict([S3, S1, X, S2])).send);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('keep mine: my order again, based on the server’s, with its new children last and its removed ones gone', async () => {
+    await reorder([S3, S1, X, S2]);
+    // Meantime someone removed X, added D, and moved S2 first.
+    const theirs = [S2, D, S1, S3];
+    await drain(scriptedServer(orderConflict(theirs)).send);
+    const before = await only();
+
+    await keepMine(before.seq!);
+
+    const after = await only();
+    expect(after).toMatchObject({ status: 'pending', body: { items: [S3, S1, S2, D] }, baseOrder: orderTag(theirs) });
+    expect(after.idempotencyKey).not.toBe(before.idempotencyKey);
+    expect([after.currentOrder, after.error]).toEqual([undefined, undefined]);
+    expect(await pageIds(inOrder)).toEqual([S3, S1, X, S2]);
+
+    const { send, calls } = scriptedServer(() => ({ success: true, data: { items: [S3, S1, S2, D] } }));
+    await drain(send);
+    expect(calls[0]!.headers['If-Match']).toBe(`"${orderTag(theirs)}"`);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('take theirs: my reorder goes, and the cache shows the server’s order', async () => {
+    await reorder([S3, S1, X, S2]);
+    await drain(scriptedServer(orderConflict([X, S3, S2, S1])).send);
+
+    await takeTheirs((await only()).seq!);
+
+    expect(await db.outbox.count()).toBe(0);
+    expect(await pageIds(inOrder)).toEqual([X, S3, S2, S1]);
+    expect(await Promise.all([X, S3, S2, S1].map(position))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('merges orders keeping mine where both know the children', () => {
+    expect(mergeOrder([S3, S1, X, S2], [S1, S2, X, S3])).toEqual([S3, S1, X, S2]);
+    expect(mergeOrder([S3, S1, X], [S1, D, S3, C])).toEqual([S3, S1, D, C]);
+    expect(mergeOrder([], [S1])).toEqual([S1]);
   });
 });

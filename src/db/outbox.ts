@@ -1,8 +1,11 @@
+import { formData, type FormFile } from '../api/form-data';
 import type { FieldError, Success } from '../contract/envelope';
 import { messages } from '../contract/messages';
+import { orderTag } from '../contract/order';
 import { uuidv7 } from '../contract/uuid';
-import { ApiError, ifMatch, sourceText, ValidationError } from '../api/send';
+import { ApiError, ifMatch, sourceText, uploadError, ValidationError } from '../api/send';
 import { db, type MutationKind, type OutboxEntry, type OutboxStatus, type WireRow } from './database';
+import { ensureRoom } from './storage-room';
 
 /**
  * The outbox (DESIGN §6), shared by the page and the service worker: every mutation is stored here
@@ -31,15 +34,16 @@ type Described = Pick<
 
 /**
  * A create, update or delete as described by api/mutations.ts, with what the sync panel and the
- * replay need besides (reorders: enqueueReorder).
+ * replay need besides (reorders: enqueueReorder; uploads: enqueueUpload).
  */
-export type NewEntry = Described & { kind: Exclude<MutationKind, 'reorder'> };
+export type NewEntry = Described & { kind: Exclude<MutationKind, 'reorder' | 'upload'> };
 
 /** One call of a replay, as a Send function receives it. */
 export interface OutboxRequest {
   method: string;
   path: string;
-  body?: Record<string, unknown>;
+  /** JSON; an upload's multipart form. */
+  body?: Record<string, unknown> | FormData;
   headers: Record<string, string>;
   fallback: string;
 }
@@ -120,6 +124,12 @@ function fold(entries: readonly Described[]): Described | null {
 /** What every new entry starts with. */
 const fresh = () => ({ idempotencyKey: uuidv7(), status: 'pending' as const, attempts: 0, createdAt: Date.now() });
 
+/** Removes entries and the files they carry. */
+async function dropEntries(seqs: readonly number[]): Promise<void> {
+  await db.outbox.bulkDelete([...seqs]);
+  await db.files.where('seq').anyOf([...seqs]).delete();
+}
+
 /**
  * An entity's create is pending again (retried, or fixed by a new change): the entries that failed
  * only because it had failed wait for it again, and so do the ones that waited for those.
@@ -178,9 +188,13 @@ export async function enqueue(mutation: NewEntry): Promise<number | null> {
 export interface NewReorder {
   /** The children's resource. */
   resource: string;
+  /** The scope (a website) the children belong to. */
+  scope?: string;
   parentId: string;
   /** The children's ids in their new order. */
   ids: readonly string[];
+  /** The tag (contract/order.ts orderTag) of the order the person saw before moving: If-Match. */
+  base: string;
   path: string;
   /** The body field the server reads the ids from (spec §7: `items`, `categories`). */
   field: string;
@@ -196,17 +210,21 @@ export interface NewReorder {
  * (its index in `ids`; the rows have no order field of their own), and every cached list page of
  * the resource in its default order (no sortBy or sortOrder in its query) holds these children in
  * the new order, in the places they held. A parent has one reorder waiting at most: a newer one
- * replaces the one not sent yet (or refused). It waits for the creates of the children it names.
+ * replaces the one not sent yet (or refused, or in conflict) and keeps its base, the order the
+ * server held when the first was made (the newer one's base is only that one's order). It waits
+ * for the creates of the children it names.
  */
 export async function enqueueReorder(reorder: NewReorder): Promise<number> {
-  const { resource, parentId, ids, path, field, label, fallback } = reorder;
+  const { resource, scope, parentId, ids, path, field, label, fallback } = reorder;
   const entityId = `order:${parentId}`;
   const dependsOn = [...new Set([...(reorder.dependsOn ?? []), ...ids.map((id) => entityKey(resource, id))])];
   return db.transaction('rw', [db.outbox, db.records, db.cache], async () => {
+    const unsent = await entityEntries(resource, entityId);
     await byEntity(resource, entityId).delete();
     await writeOrder(resource, ids);
     const entry: OutboxEntry = {
       resource,
+      scope,
       entityId,
       kind: 'reorder',
       method: 'PUT',
@@ -214,12 +232,82 @@ export async function enqueueReorder(reorder: NewReorder): Promise<number> {
       itemPath: path,
       body: { [field]: [...ids] },
       baseVersion: null,
+      baseOrder: unsent[0]?.baseOrder ?? reorder.base,
       label,
       fallback,
       dependsOn,
       ...fresh(),
     };
     return (await db.outbox.add(entry)) as number;
+  });
+}
+
+/** A reorder's field and ids, as its body holds them. */
+function reorderIds(entry: OutboxEntry): [field: string, ids: string[]] {
+  const [field, ids] = Object.entries(entry.body ?? {})[0] ?? ['', []];
+  return [field, Array.isArray(ids) ? ids.map(String) : []];
+}
+
+/**
+ * "Keep my order" against the server's: my order of the children both know, then the ones only
+ * the server has (added meanwhile) in its order; the ones it no longer has are gone.
+ */
+export function mergeOrder(mine: readonly string[], theirs: readonly string[]): string[] {
+  const current = new Set(theirs);
+  const kept = mine.filter((id) => current.has(id));
+  const known = new Set(kept);
+  return [...kept, ...theirs.filter((id) => !known.has(id))];
+}
+
+/** One file to send as multipart, with text fields beside it (enqueueUpload). */
+export interface NewUpload {
+  resource: string;
+  scope?: string;
+  /**
+   * What the upload is kept under, on its own: the path of a record's image (a newer file for the
+   * same place replaces one not sent yet), or for a file that becomes a record of its own (the
+   * media library) a new id of this device's, one per file. Changes of records are never kept
+   * under it, so none is ever folded into an upload.
+   */
+  entityId: string;
+  path: string;
+  /** Text fields sent beside the file (alt, folder, compressImages). */
+  fields?: Record<string, string>;
+  file: FormFile;
+  label: OutboxEntry['label'];
+  fallback: string;
+  /** The key the same request was already sent with, when it was tried at once and nothing answered. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Stores an upload durably, its file beside it in `files`, once the device has room for it
+ * (storage-room.ts: NoRoomError otherwise, and nothing is stored). Resolves with its seq once the
+ * transaction committed: from then on the file survives the app being closed.
+ */
+export async function enqueueUpload(upload: NewUpload): Promise<number> {
+  const { resource, scope, entityId, path, fields, file, label, fallback, idempotencyKey } = upload;
+  await ensureRoom(file.blob.size);
+  return db.transaction('rw', [db.outbox, db.files], async () => {
+    await dropEntries((await entityEntries(resource, entityId)).map((entry) => entry.seq!));
+    const entry: OutboxEntry = {
+      resource,
+      scope,
+      entityId,
+      kind: 'upload',
+      method: 'POST',
+      path,
+      itemPath: path,
+      body: fields,
+      baseVersion: null,
+      label,
+      fallback,
+      ...fresh(),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    };
+    const seq = (await db.outbox.add(entry)) as number;
+    await db.files.add({ seq, field: file.field, name: file.name, blob: file.blob });
+    return seq;
   });
 }
 
@@ -232,8 +320,9 @@ async function writeOrder(resource: string, ids: readonly string[]): Promise<voi
     .where('resource')
     .equals(resource)
     .modify((page) => {
-      // A page sorted by a field shows that field's order, not the children's.
-      if (page.query.sortBy !== undefined || page.query.sortOrder !== undefined) return;
+      // A page sorted by another field (or backwards) shows that order, not the children's.
+      const { sortBy = 'position', sortOrder = 'asc' } = page.query;
+      if (sortBy !== 'position' || sortOrder !== 'asc') return;
       const moved = page.ids.filter((id) => position.has(id)).toSorted((a, b) => position.get(a)! - position.get(b)!);
       let next = 0;
       page.ids = page.ids.map((id) => (position.has(id) ? moved[next++]! : id));
@@ -289,10 +378,12 @@ async function failOrphans(orphans: readonly OutboxEntry[]): Promise<void> {
     .modify({ status: 'failed', error });
 }
 
-function toRequest(entry: OutboxEntry): OutboxRequest {
+async function toRequest(entry: OutboxEntry): Promise<OutboxRequest> {
   const headers: Record<string, string> = { 'Idempotency-Key': entry.idempotencyKey };
   if (entry.baseVersion !== null) headers['If-Match'] = ifMatch(entry.baseVersion);
-  return { method: entry.method, path: entry.path, body: entry.body, headers, fallback: entry.fallback };
+  if (entry.baseOrder !== undefined) headers['If-Match'] = ifMatch(entry.baseOrder);
+  const body = entry.kind === 'upload' ? formData(entry.body, await db.files.where('seq').equals(entry.seq!).sortBy('id')) : entry.body;
+  return { method: entry.method, path: entry.path, body, headers, fallback: entry.fallback };
 }
 
 /** Removes an entity from every cached list page of its resource. */
@@ -352,18 +443,33 @@ export async function rememberServerRow(resource: string, id: string, row: unkno
  * Returns those entries as they are now stored.
  */
 async function settle(entry: OutboxEntry, data: unknown): Promise<OutboxEntry[]> {
-  return db.transaction('rw', [db.outbox, db.records, db.cache, db.meta], async () => {
-    await db.outbox.delete(entry.seq!);
-    if (entry.kind === 'delete') {
+  return db.transaction('rw', [db.outbox, db.files, db.records, db.cache, db.meta], async () => {
+    await dropEntries([entry.seq!]);
+    if (entry.kind === 'reorder') {
+      // A newer reorder made while this one was on its way was based on what this one replaced.
+      const [, ids] = reorderIds(entry);
+      await byEntity(entry.resource, entry.entityId)
+        .filter((later) => later.baseOrder === entry.baseOrder)
+        .modify({ baseOrder: orderTag(ids) });
+    } else if (entry.kind === 'upload') {
+      if (isWireRow(data)) {
+        // The record the file changed (a logo) or made (version 1: a file of the media library),
+        // under the server's id; changes queued on the version it replaced continue from it.
+        const made = data.version === 1;
+        await writeServerRow(entry.resource, data._id, data, { from: made ? null : data.version - 1, created: made, scope: entry.scope });
+        await byEntity(entry.resource, data._id)
+          .filter((later) => later.baseVersion === data.version - 1)
+          .modify({ baseVersion: data.version });
+      }
+    } else if (entry.kind === 'delete') {
       await writeServerRow(entry.resource, entry.entityId, null);
     } else if (isWireRow(data, entry.entityId)) {
       await writeServerRow(entry.resource, entry.entityId, data, { from: entry.baseVersion, created: entry.kind === 'create', scope: entry.scope });
       await byEntity(entry.resource, entry.entityId)
         .filter((later) => later.seq! > entry.seq! && later.baseVersion !== null)
         .modify({ baseVersion: data.version });
-    } else if (entry.kind !== 'reorder') {
-      // An answer without the row: forget the stale copy, the next read fetches it. (A reorder's
-      // order is in the cache since it was made.)
+    } else {
+      // An answer without the row: forget the stale copy, the next read fetches it.
       await db.records.delete([entry.resource, entry.entityId]);
     }
     await db.meta.put({ key: 'lastSync', at: Date.now() });
@@ -377,8 +483,15 @@ function fieldErrors(error: ApiError): FieldError[] {
   return Array.isArray(errors) ? (errors as FieldError[]).filter((e) => typeof e?.path === 'string' && typeof e.message === 'string') : [];
 }
 
-type Held = { later: true } | { conflict: WireRow } | { failed: true };
+type Held = { later: true } | { conflict: WireRow } | { order: string[] } | { failed: true };
 type Verdict = { stop: StopReason } | Held | { done: true };
+
+/** The order a reorder's 409 says the server holds (`data: { [field]: ids }`), or null. */
+function orderOf(entry: OutboxEntry, current: unknown): string[] | null {
+  const [field] = reorderIds(entry);
+  const ids = (current as Record<string, unknown> | null | undefined)?.[field];
+  return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids as string[]) : null;
+}
 
 function judge(entry: OutboxEntry, error: unknown): Verdict {
   if (!(error instanceof ApiError) || error.status === 0) return { stop: 'offline' };
@@ -387,6 +500,12 @@ function judge(entry: OutboxEntry, error: unknown): Verdict {
   if (status === 429) return { stop: 'unavailable' };
   if (status === 409) {
     const current = (error.details as { data?: unknown } | undefined)?.data;
+    if (entry.kind === 'reorder') {
+      const order = orderOf(entry, current);
+      if (!order) return { later: true };
+      // The server already holds this very order (ours, sent before without hearing back).
+      return orderTag(order) === orderTag(reorderIds(entry)[1]) ? { done: true } : { order };
+    }
     // Without the current row it is the same key still in flight (DESIGN §4), not a version conflict.
     return isWireRow(current, entry.entityId) ? { conflict: current } : { later: true };
   }
@@ -398,9 +517,12 @@ function judge(entry: OutboxEntry, error: unknown): Verdict {
 
 /** What an answer other than 2xx leaves in the entry. */
 function held(entry: OutboxEntry, verdict: Held, error: ApiError): Partial<OutboxEntry> {
-  const { message, status } = error;
+  const { message, status } = entry.kind === 'upload' ? uploadError(error) : error;
   if ('conflict' in verdict) return { status: 'conflict', current: verdict.conflict, error: { message, errors: [], status } };
-  const failed = { status: 'failed' as const, error: { message, errors: fieldErrors(error), status } };
+  if ('order' in verdict) return { status: 'conflict', currentOrder: verdict.order, error: { message, errors: [], status } };
+  // The server's data beside its message (an upload's limits: maxBytes) tells the person more.
+  const data = (error.details as { data?: unknown } | undefined)?.data;
+  const failed = { status: 'failed' as const, error: { message, errors: fieldErrors(error), status, ...(data === undefined ? {} : { data }) } };
   if ('failed' in verdict) return failed;
   const attempts = entry.attempts + 1;
   // After the last wait it is a refusal like any other: the person retries or discards it.
@@ -442,7 +564,7 @@ export function drain(send: Send): Promise<DrainResult> {
       }
       let data: unknown = null;
       try {
-        data = (await send(toRequest(next))).data;
+        data = (await send(await toRequest(next))).data;
       } catch (error) {
         const verdict = judge(next, error);
         if ('stop' in verdict) return { startedAt, sent, stopped: verdict.stop, retryAt: null };
@@ -474,6 +596,23 @@ async function conflicted(seq: number): Promise<OutboxEntry | null> {
 export async function keepMine(seq: number): Promise<void> {
   await db.transaction('rw', [db.outbox, db.records, db.cache], async () => {
     const entry = await conflicted(seq);
+    if (entry?.kind === 'reorder' && entry.currentOrder) {
+      // My order again, made from the server's: its children added meanwhile last, removed ones gone.
+      const [field, mine] = reorderIds(entry);
+      const ids = mergeOrder(mine, entry.currentOrder);
+      await writeOrder(entry.resource, ids);
+      await db.outbox.update(seq, {
+        status: 'pending',
+        body: { [field]: ids },
+        baseOrder: orderTag(entry.currentOrder),
+        idempotencyKey: uuidv7(),
+        currentOrder: undefined,
+        error: undefined,
+        attempts: 0,
+        retryAt: undefined,
+      });
+      return;
+    }
     if (!entry?.current) return;
     await writeServerRow(entry.resource, entry.entityId, entry.current);
     const asUpdate = entry.kind === 'create';
@@ -491,14 +630,18 @@ export async function keepMine(seq: number): Promise<void> {
   });
 }
 
-/** Conflict, "take theirs": the server's version becomes the cached one; this entity's local changes are dropped. */
+/**
+ * Conflict, "take theirs": the server's version (a reorder: its order) becomes the cached one;
+ * this entity's local changes are dropped.
+ */
 export async function takeTheirs(seq: number): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.records, db.cache], async () => {
+  await db.transaction('rw', [db.outbox, db.files, db.records, db.cache], async () => {
     const entry = await conflicted(seq);
     if (!entry) return;
-    await writeServerRow(entry.resource, entry.entityId, entry.current ?? null);
+    if (entry.kind === 'reorder') await writeOrder(entry.resource, entry.currentOrder ?? []);
+    else await writeServerRow(entry.resource, entry.entityId, entry.current ?? null);
     // What followed was built on the change just dropped.
-    await byEntity(entry.resource, entry.entityId).delete();
+    await dropEntries((await entityEntries(entry.resource, entry.entityId)).map((later) => later.seq!));
   });
 }
 
@@ -517,14 +660,15 @@ export async function retry(seq: number): Promise<void> {
  * entity's later entries too: there is nothing left for them to change.
  */
 export async function discard(seq: number): Promise<OutboxEntry | null> {
-  return db.transaction('rw', db.outbox, async () => {
+  return db.transaction('rw', [db.outbox, db.files], async () => {
     const entry = await db.outbox.get(seq);
     if (!entry) return null;
-    if (entry.kind === 'create') await byEntity(entry.resource, entry.entityId).delete();
-    else await db.outbox.delete(seq);
+    const dropped = entry.kind === 'create' ? await entityEntries(entry.resource, entry.entityId) : [entry];
+    await dropEntries(dropped.map((other) => other.seq!));
     return entry;
   });
 }
+
 
 /** The entries of one resource (all of them without a name), oldest first. */
 export function outboxEntries(resource?: string): Promise<OutboxEntry[]> {

@@ -476,12 +476,12 @@ export function registerResource(
       if (orderTag(current) !== base) throw new HttpError(409, messages.orderConflict, { [field]: current });
       const known = new Set(current);
       if (ids.length !== current.length || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) throw fieldError(`body.${field}`, messages.orderMismatch);
-      const list = sql.join(
+      const given = sql.join(
         ids.map((id) => sql`${id}`),
         sql`, `,
       );
       await tx.execute(
-        sql`update ${table} set ${sql.identifier(position.name)} = o.ord - 1 from unnest(array[${list}]::uuid[]) with ordinality as o(id, ord) where ${column('id')} = o.id and ${where}`,
+        sql`update ${table} set ${sql.identifier(position.name)} = o.ord - 1 from unnest(array[${given}]::uuid[]) with ordinality as o(id, ord) where ${column('id')} = o.id and ${where}`,
       );
     });
     reply.header('etag', `"${orderTag(ids)}"`);

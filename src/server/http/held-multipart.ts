@@ -64,14 +64,14 @@ function replay(request: FastifyRequest, held: readonly HeldPart[]): void {
   }
 
   async function* parts(options: PartOptions = {}): AsyncIterableIterator<Multipart> {
-    let files = 0;
+    let seen = 0;
     for (const item of held) {
       if (!('data' in item)) {
         yield item.part;
         continue;
       }
-      files += 1;
-      if (options.limits?.files !== undefined && files > options.limits.files) throw new FilesLimitError();
+      seen += 1;
+      if (options.limits?.files !== undefined && seen > options.limits.files) throw new FilesLimitError();
       yield fileOf(item, options);
     }
   }

@@ -18,6 +18,7 @@ import { media } from '../store/schema';
  */
 
 type Headers = Record<string, string>;
+const key = (module: CmsModule, level: Level) => `${module}:${level}`;
 
 describe.each(storeKinds)('the CMS (%s)', (kind) => {
   let test: Awaited<ReturnType<typeof createTestApp>>;
@@ -25,6 +26,7 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
   const call = (headers: Headers, method: Method, url: string, body?: object, ifMatch?: string): Promise<LightMyRequestResponse> =>
     test.app.inject({ method, url, payload: body, headers: { ...headers, ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) } });
   const owner = () => cast.headers.ownerA;
+  const seoPath = () => `/api/seo/website/${cast.site.A}`;
   const made = async (url: string, body: object, headers = owner()) => {
     const res = await call(headers, 'POST', url, body);
     expect(res.statusCode, res.body).toBe(201);
@@ -73,8 +75,8 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
     });
 
     it('answers a reorder made from an order that changed meanwhile with 409 and the current order, changing nothing', async () => {
-      const stale = orderTag([...items].reverse());
-      const res = await call(owner(), 'PUT', `${base()}/reorder`, { items: [...items].reverse() }, `"${stale}"`);
+      const stale = orderTag(items.toReversed());
+      const res = await call(owner(), 'PUT', `${base()}/reorder`, { items: items.toReversed() }, `"${stale}"`);
       expect(res.statusCode).toBe(409);
       expect(res.json().data).toEqual({ items });
       expect(await listed()).toEqual(items);
@@ -143,21 +145,20 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
   });
 
   describe('SEO', () => {
-    const path = () => `/api/seo/website/${cast.site.A}`;
     it('is one record per website: none at first, made by POST or PUT, behind the seo flag', async () => {
-      expect((await call(owner(), 'GET', path())).statusCode).toBe(404);
-      const made = await call(owner(), 'PUT', path(), { title: 'Trattoria', keywords: ['pizza', 'pasta'], robots: 'noindex, follow' });
-      expect(made.statusCode).toBe(201);
-      expect(data(made)).toMatchObject({ title: 'Trattoria', keywords: ['pizza', 'pasta'], sitemap: true, isActive: true, ogImageUrl: null });
-      expect((await call(cast.headers.plainA, 'GET', path())).statusCode).toBe(403);
-      expect((await call(cast.headers.memberA, 'GET', path())).statusCode).toBe(200);
-      expect((await call(cast.headers.memberB, 'GET', path())).statusCode).toBe(404);
-      expect((await call(owner(), 'PUT', path(), { robots: 'everything' }, '"1"')).statusCode).toBe(400);
+      expect((await call(owner(), 'GET', seoPath())).statusCode).toBe(404);
+      const first = await call(owner(), 'PUT', seoPath(), { title: 'Trattoria', keywords: ['pizza', 'pasta'], robots: 'noindex, follow' });
+      expect(first.statusCode).toBe(201);
+      expect(data(first)).toMatchObject({ title: 'Trattoria', keywords: ['pizza', 'pasta'], sitemap: true, isActive: true, ogImageUrl: null });
+      expect((await call(cast.headers.plainA, 'GET', seoPath())).statusCode).toBe(403);
+      expect((await call(cast.headers.memberA, 'GET', seoPath())).statusCode).toBe(200);
+      expect((await call(cast.headers.memberB, 'GET', seoPath())).statusCode).toBe(404);
+      expect((await call(owner(), 'PUT', seoPath(), { robots: 'everything' }, '"1"')).statusCode).toBe(400);
     });
 
     it('lists every reachable website’s settings at /api/seo, filtered by isActive', async () => {
       expect((await call(cast.headers.ownerB, 'POST', `/api/seo/website/${cast.site.B}`, { title: 'B', isActive: false })).statusCode).toBe(201);
-      const titles = async (headers: Headers, query = '') => (data(await call(headers, 'GET', `/api/seo${query}`)) as { title: string }[]).map((row) => row.title).sort();
+      const titles = async (headers: Headers, query = '') => (data(await call(headers, 'GET', `/api/seo${query}`)) as { title: string }[]).map((row) => row.title).toSorted();
       expect(await titles(cast.headers.admin)).toEqual(['B', 'Trattoria']);
       expect(await titles(cast.headers.admin, '?isActive=true')).toEqual(['Trattoria']);
       expect(await titles(owner())).toEqual(['Trattoria']);
@@ -170,7 +171,6 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
   describe('every module × level of a team role', () => {
     /** One member per module and level, on website A. */
     const members = new Map<string, Headers>();
-    const key = (module: CmsModule, level: Level) => `${module}:${level}`;
 
     beforeAll(async () => {
       for (const module of CMS_MODULES) {

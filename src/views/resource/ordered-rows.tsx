@@ -3,7 +3,7 @@ import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, v
 import { CSS } from '@dnd-kit/utilities';
 import { useLingui } from '@lingui/react/macro';
 import { ChevronDown, ChevronUp, GripVertical } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { DataColumn } from '../../components/data-table';
 import type { Row } from '../../db/resource-store';
 import styles from './ordered-rows.module.css';
@@ -28,7 +28,11 @@ export default function OrderedRows({ caption, columns, rows, actions, empty, on
   const { t } = useLingui();
   // The new order shows at once; the rows given next (the list re-read) take over.
   const [order, setOrder] = useState(() => rows.map((row) => row.id));
-  useEffect(() => setOrder(rows.map((row) => row.id)), [rows]);
+  const [given, setGiven] = useState(rows);
+  if (given !== rows) {
+    setGiven(rows);
+    setOrder(rows.map((row) => row.id));
+  }
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 250, tolerance: 8 } }),

@@ -126,9 +126,9 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
    * conflict; the list then shows what the cache holds.
    */
   async function reorder(ids: string[]) {
-    const { path, field, failed } = resource.order!;
+    const { path, field, failed: fallback } = resource.order!;
     const base = orderTag(page!.items.map((row) => row.id));
-    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base, path, field, label: { item: items, title: '' }, fallback: i18n._(failed) });
+    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base, path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
     await requestSync();
     actor.send({ type: 'list.refresh' });
   }

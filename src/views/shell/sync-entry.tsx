@@ -1,6 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Button } from '../../components/form/button';
+import { QueuedFile } from '../../components/queued-file';
+import { UploadFailure } from '../../components/upload-failure';
 import type { OutboxEntry } from '../../db/database';
 import { resolve } from '../../db/sync';
 import { refusalText } from '../../db/view';
@@ -14,8 +16,9 @@ function shown(value: unknown): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 
-/** The fields my change sets to something else than the server's version has. */
+/** The fields my change sets to something else than the server's version has (a reorder's are ids, not shown). */
 function differences(entry: OutboxEntry): { field: string; mine: string; theirs: string }[] {
+  if (entry.kind === 'reorder') return [];
   const { _id: _ignored, ...mine } = entry.body ?? {};
   const theirs = entry.current ?? {};
   return Object.entries(mine)
@@ -24,10 +27,30 @@ function differences(entry: OutboxEntry): { field: string; mine: string; theirs:
 }
 
 /** "category “Drinks”", or just "category" for an entity without a name. */
-function useSubject(entry: Pick<OutboxEntry, 'label'>): string {
+export function useSubject(entry: Pick<OutboxEntry, 'label'>): string {
   const { t } = useLingui();
   const { item, title } = entry.label;
   return title ? t`${item} “${title}”` : item;
+}
+
+/** A queued upload: its file as it waits on the device, beside its name. */
+export function UploadSubject({ entry, subject }: { entry: OutboxEntry; subject: string }) {
+  return (
+    <p className={`${styles.entryTitle} ${styles.upload}`}>
+      <QueuedFile seq={entry.seq!} alt="" className={styles.thumb} />
+      <span>{subject}</span>
+    </p>
+  );
+}
+
+/** A file waiting to be uploaded. */
+export function PendingUpload({ entry }: { entry: OutboxEntry }) {
+  const subject = useSubject(entry);
+  return (
+    <li className={styles.entry} data-status="pending">
+      <UploadSubject entry={entry} subject={subject} />
+    </li>
+  );
 }
 
 /** One change that needs a decision: a conflict (keep mine / take theirs) or a refusal (retry / discard). */
@@ -52,7 +75,9 @@ export function SyncEntry({ entry }: { entry: OutboxEntry }) {
       <li className={styles.entry} data-status="conflict">
         <p className={styles.entryTitle}>{subject}</p>
         <p className={styles.entryText}>
-          {entry.kind === 'delete' ? (
+          {entry.kind === 'reorder' ? (
+            <Trans>Someone else changed the order in the meantime. Keep mine puts your order back, with what they added at the end.</Trans>
+          ) : entry.kind === 'delete' ? (
             <Trans>You deleted it, but someone else changed it in the meantime.</Trans>
           ) : (
             <Trans>Someone else changed it in the meantime.</Trans>
@@ -95,11 +120,13 @@ export function SyncEntry({ entry }: { entry: OutboxEntry }) {
   const fieldErrors = entry.error?.errors ?? [];
   // A server that repeats its one field error as the message says it once, with the field.
   const repeated = fieldErrors.length > 0 && fieldErrors.every((error) => error.message === message);
+  const upload = entry.kind === 'upload';
   return (
     <li className={styles.entry} data-status="failed">
-      <p className={styles.entryTitle}>{subject}</p>
-      {!repeated && <p className={styles.entryError}>{message}</p>}
-      {fieldErrors.length > 0 && (
+      {upload ? <UploadSubject entry={entry} subject={subject} /> : <p className={styles.entryTitle}>{subject}</p>}
+      {upload && <UploadFailure message={message} status={entry.error?.status ?? 0} details={entry.error} />}
+      {!upload && !repeated && <p className={styles.entryError}>{message}</p>}
+      {!upload && fieldErrors.length > 0 && (
         <ul className={`${styles.fieldErrors} ${styles.entryError}`}>
           {fieldErrors.map((error) => (
             <li key={`${error.path}:${error.message}`}>

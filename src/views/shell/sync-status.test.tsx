@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedbackHost } from '../../app/feedback';
 import { categories } from '../../contract/resources/catalogs';
 import { clearLocalData, db, type OutboxEntry, type WireRow } from '../../db/database';
-import { enqueue } from '../../db/outbox';
+import { keepBlobs } from '../../db/blobs.test-support';
+import { orderTag } from '../../contract/order';
+import { enqueue, enqueueReorder, enqueueUpload } from '../../db/outbox';
 import { resourceStore } from '../../db/store';
 import { messages as de } from '../../locales/de/messages';
 import { renderScreen } from '../render-screen.test-support';
@@ -165,6 +167,77 @@ describe('the sync panel', () => {
     fireEvent.click(within(panel()).getByRole('button', { name: 'Sync now' }));
     await waitFor(async () => expect(await db.outbox.count()).toBe(0));
     expect(fetchMock.mock.calls.some(([url, init]) => String(url) === `/api/categories/${A}` && init?.method === 'PUT')).toBe(true);
+  });
+});
+
+const photo = () => new File([new Uint8Array([137, 80, 78, 71])], 'dish.png', { type: 'image/png' });
+
+const upload = () =>
+  enqueueUpload({
+    resource: 'media',
+    scope: 'w-1',
+    entityId: A,
+    path: '/api/cms/media/w-1/upload',
+    fields: { folder: 'menu' },
+    file: { field: 'file', blob: photo(), name: 'dish.png' },
+    label: { item: 'file', title: 'dish.png' },
+    fallback: 'Upload failed',
+  });
+
+describe('uploads and reorders in the sync panel', () => {
+  it('lists a file waiting to be uploaded with its picture from the device, and lets the picture go once it is sent', async () => {
+    keepBlobs();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const revoke = vi.spyOn(URL, 'revokeObjectURL');
+    const seq = await upload();
+    renderStatus();
+    fireEvent.click(button());
+
+    await within(panel()).findByText('1 file waiting to be uploaded');
+    const item = within(panel()).getByText('file “dish.png”').closest('li')!;
+    const thumb = await waitFor(() => {
+      const img = item.querySelector('img');
+      expect(img?.getAttribute('src')).toMatch(/^blob:/);
+      return img!;
+    });
+    const url = thumb.getAttribute('src');
+
+    await db.transaction('rw', [db.outbox, db.files], async () => {
+      await db.outbox.delete(seq);
+      await db.files.where('seq').equals(seq).delete();
+    });
+    await waitFor(() => expect(within(panel()).queryByText('file “dish.png”')).toBeNull());
+    expect(revoke).toHaveBeenCalledWith(url);
+  });
+
+  it('shows a refused upload with the server’s message, status and limit; discard drops it and its file', async () => {
+    keepBlobs();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const seq = await upload();
+    await db.outbox.update(seq, { status: 'failed', error: { message: 'The file is too large.', errors: [], status: 413, data: { maxBytes: 10 * 1024 * 1024 } } });
+    renderStatus();
+    fireEvent.click(button());
+
+    const item = (await within(panel()).findByText('file “dish.png”')).closest('li')!;
+    expect(within(item).getByRole('alert').textContent).toBe('The file is too large. (HTTP 413)Files may be up to 10 MB.');
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Discard' }));
+    await waitFor(async () => expect([await db.outbox.count(), await db.files.count()]).toEqual([0, 0]));
+  });
+
+  it('shows a reorder someone else’s order overtook; keep mine sends my order on top of theirs', async () => {
+    const [x, y, z] = [A, B, C];
+    const seq = await enqueueReorder({ resource: 'menuItems', parentId: 'm-1', ids: [z, x, y], base: orderTag([x, y, z]), path: '/api/menus/m-1/reorder', field: 'items', label: { item: 'menu items', title: '' }, fallback: 'Failed to reorder menu items' });
+    await db.outbox.update(seq, { status: 'conflict', currentOrder: [y, x, z], error: { message: 'Someone else changed this order in the meantime.', errors: [], status: 409 } });
+    renderStatus();
+    fireEvent.click(button());
+
+    const item = (await within(panel()).findByText('menu items')).closest('li')!;
+    expect(item.textContent).toContain('Someone else changed the order in the meantime.');
+    expect(within(item).queryAllByRole('term')).toEqual([]);
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(async () => expect(await db.outbox.get(seq)).toMatchObject({ status: 'pending', body: { items: [z, x, y] }, baseOrder: orderTag([y, x, z]) }));
   });
 });
 

@@ -10,7 +10,7 @@ import { requestSync, startSync } from '../../db/sync';
 import { useSyncStatus, type SyncStatus as Status } from '../../db/use-sync-status';
 import headerStyles from './header.module.css';
 import { refusalText } from '../../db/view';
-import { SyncEntry } from './sync-entry';
+import { PendingUpload, SyncEntry } from './sync-entry';
 import styles from './sync-status.module.css';
 
 interface SyncStatusProps {
@@ -67,6 +67,8 @@ export function SyncStatus({ open, onOpenChange }: SyncStatusProps) {
 
   const { online, pending, conflicts, failed, entries, lastSync } = status;
   const attention: OutboxEntry[] = entries.filter((entry) => entry.status !== 'pending');
+  const uploads = entries.filter((entry) => entry.kind === 'upload' && entry.status === 'pending');
+  const waiting = uploads.length;
   const Icon = !online ? CloudOff : attention.length ? CloudAlert : pending ? CloudUpload : Cloud;
   const count = attention.length || pending;
   const when = lastSync === null ? null : i18n.date(new Date(lastSync), { dateStyle: 'short', timeStyle: 'short' });
@@ -118,6 +120,18 @@ export function SyncStatus({ open, onOpenChange }: SyncStatusProps) {
             </>
           )}
         </p>
+        {uploads.length > 0 && (
+          <>
+            <h3 className={styles.listTitle}>
+              <Plural value={waiting} one="# file waiting to be uploaded" other="# files waiting to be uploaded" />
+            </h3>
+            <ul className={styles.entries}>
+              {uploads.map((entry) => (
+                <PendingUpload key={entry.seq} entry={entry} />
+              ))}
+            </ul>
+          </>
+        )}
         {attention.length > 0 && (
           <>
             <h3 className={styles.listTitle}>
