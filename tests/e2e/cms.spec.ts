@@ -1,7 +1,8 @@
 import type { Page } from '@playwright/test';
 import { asc, eq } from 'drizzle-orm';
-import { cmsPages, menuItems, seo, users, websites } from '../../src/server/store/schema';
+import { cmsPages, media, menuItems, posts, seo, users, websites } from '../../src/server/store/schema';
 import { tokenFor } from '../support/auth';
+import { png } from '../support/uploads';
 import { seedWebsite } from '../support/users';
 import { expect, test } from './fixtures';
 import { accountPage } from './sign-in';
@@ -137,4 +138,45 @@ test('a page written in the rich-text editor goes into a menu and out through th
   expect(JSON.stringify((await menu.json()).data)).toContain('/opening-hours');
   expect((await page.request.patch(`/api/websites/${site}/api-key/toggle`, { headers: auth })).status()).toBe(200);
   expect((await page.request.get('/api/public/pages/opening-hours', { headers: { 'x-api-key': key } })).status()).toBe(401);
+});
+
+test('pictures uploaded to the library become a post’s cover; offline, an upload and a page wait on the device and arrive once', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  const site = await ownerWithWebsite(page, server);
+  const files = async () => server.store.db.select().from(media).where(eq(media.websiteId, site));
+  const picture = async (name: string, width: number) => ({ name, mimeType: 'image/png', buffer: await png(width, 300) });
+
+  await page.goto(`/cms/${site}/media`);
+  await expect(page.getByRole('switch', { name: 'Compress images' })).toBeChecked();
+  await page.getByLabel('Choose files to upload').setInputFiles([await picture('terrace.png', 640), await picture('oven.png', 480)]);
+  await expect.poll(async () => (await files()).map((row) => row.mimetype)).toEqual(['image/webp', 'image/webp']);
+  await expect(page.getByRole('button', { name: 'Open terrace.png' })).toBeVisible();
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('media-360.png') });
+
+  await page.goto(`/cms/${site}/posts/new`);
+  await page.getByLabel('Title', { exact: true }).fill('Dinner on the terrace');
+  await page.getByLabel('Cover picture').selectOption({ label: 'terrace.png' });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Post created successfully')).toBeVisible();
+  const terrace = (await files()).find((row) => row.fileName === 'terrace.png')!;
+  const [post] = await server.store.db.select().from(posts).where(eq(posts.websiteId, site));
+  expect(post).toMatchObject({ coverMediaId: terrace.id, coverKey: terrace.storageKey });
+
+  // Offline: a picture and a page are kept on the device, survive a reload, and reach the server once.
+  await page.goto(`/cms/${site}/media`);
+  await profile.setOffline(true);
+  await page.getByLabel('Choose files to upload').setInputFiles([await picture('garden.png', 320)]);
+  await expect(page.getByText('Waiting to upload')).toBeVisible();
+  await page.goto(`/cms/${site}/pages/new`);
+  await page.getByLabel('Title', { exact: true }).fill('Garden');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved on this device; it will be sent when you are online.')).toBeVisible();
+  await page.reload();
+  await expect(syncStatus(page)).toHaveAccessibleName(/Offline.*2 pending/);
+  expect(await files()).toHaveLength(2);
+  await profile.setOffline(false);
+  await expect(syncStatus(page)).toHaveAttribute('data-state', 'synced', { timeout: 20_000 });
+  expect((await files()).map((row) => row.fileName).toSorted()).toEqual(['garden.png', 'oven.png', 'terrace.png']);
+  expect(await server.store.db.select().from(cmsPages).where(eq(cmsPages.websiteId, site))).toHaveLength(1);
 });
