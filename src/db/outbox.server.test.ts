@@ -29,6 +29,15 @@ const workerSend =
   async (call) =>
     (await send(call.path, { method: call.method, body: call.body, headers: call.headers, fallback: call.fallback }, { ...transport, ...over })).envelope;
 
+/** The server commits, the answer never arrives: the device sees no connection. */
+const answerLost = () =>
+  workerSend({
+    fetch: async (input, init) => {
+      await fetch(input, init);
+      throw new TypeError('Failed to fetch');
+    },
+  });
+
 function queue(resource: Resource, mutation: Mutation, dependsOn?: string[]) {
   return enqueue({ ...outboxEntry(resource, mutation, ''), dependsOn });
 }
@@ -128,14 +137,7 @@ describe('the outbox against the server', () => {
     await queue(categories, { kind: 'update', id, values: { description: 'Once' }, baseVersion: 1 });
 
     // The server commits, the answer never arrives.
-    const lost = await drain(
-      workerSend({
-        fetch: async (input, init) => {
-          await fetch(input, init);
-          throw new TypeError('Failed to fetch');
-        },
-      }),
-    );
+    const lost = await drain(answerLost());
     expect(lost.stopped).toBe('offline');
     expect(await onServer(id)).toMatchObject({ version: 2 });
 
@@ -156,14 +158,7 @@ describe('the outbox against the server', () => {
       fallback: 'Upload failed',
     });
 
-    const lost = await drain(
-      workerSend({
-        fetch: async (input, init) => {
-          await fetch(input, init);
-          throw new TypeError('Failed to fetch');
-        },
-      }),
-    );
+    const lost = await drain(answerLost());
     expect(lost.stopped).toBe('offline');
     expect(await db.files.count()).toBe(1);
 

@@ -8,6 +8,8 @@ import { expect, test } from './fixtures';
 import { accountPage } from './sign-in';
 
 const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
+/** A PNG as a file chooser hands it over. */
+const picture = async (name: string, width: number) => ({ name, mimeType: 'image/png', buffer: await png(width, 300) });
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** An owner signed in on a phone, with a website of their own. */
@@ -144,7 +146,6 @@ test('pictures uploaded to the library become a post’s cover; offline, an uplo
   const page = profile.pages()[0] ?? (await profile.newPage());
   const site = await ownerWithWebsite(page, server);
   const files = async () => server.store.db.select().from(media).where(eq(media.websiteId, site));
-  const picture = async (name: string, width: number) => ({ name, mimeType: 'image/png', buffer: await png(width, 300) });
 
   await page.goto(`/cms/${site}/media`);
   await expect(page.getByRole('switch', { name: 'Compress images' })).toBeChecked();
