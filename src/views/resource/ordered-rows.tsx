@@ -14,8 +14,10 @@ export interface OrderedRowsProps {
   rows: readonly Row[];
   actions?: (row: Row) => ReactNode;
   empty: ReactNode;
-  /** Set when the person may change the order: called with every row's id in the new order. */
-  onMove?: (ids: string[]) => void;
+  /** How a person knows a row (the entry's title): the move buttons' and the status line's words. */
+  nameOf: (row: Row) => string;
+  /** Set when the person may change the order: every row's id in the new order, and in the order it was made from. */
+  onMove?: (ids: string[], before: readonly string[]) => void;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface OrderedRowsProps {
  * keyboards and screen readers reach. Loaded only where a list is ordered: dnd-kit stays out of
  * every other screen.
  */
-export default function OrderedRows({ caption, columns, rows, actions, empty, onMove }: OrderedRowsProps) {
+export default function OrderedRows({ caption, columns, rows, actions, empty, nameOf, onMove }: OrderedRowsProps) {
   const { t } = useLingui();
   // The new order shows at once; the rows given next (the list re-read) take over.
   const [order, setOrder] = useState(() => rows.map((row) => row.id));
@@ -50,7 +52,7 @@ export default function OrderedRows({ caption, columns, rows, actions, empty, on
     const position = to + 1;
     const count = shown.length;
     setStatus(t`${name} is now at position ${position} of ${count}`);
-    onMove(next);
+    onMove(next, order);
   }
   function dropped({ active, over }: DragEndEvent) {
     if (over && active.id !== over.id) move(order.indexOf(String(active.id)), order.indexOf(String(over.id)));
@@ -62,7 +64,7 @@ export default function OrderedRows({ caption, columns, rows, actions, empty, on
       <SortableContext items={order} strategy={verticalListSortingStrategy}>
         <ol className={styles.list} aria-label={caption}>
           {shown.map((row, index) => (
-            <OrderedRow key={row.id} row={row} columns={columns} actions={actions} movable={Boolean(onMove)} first={index === 0} last={index === shown.length - 1} onStep={(step) => move(index, index + step)} />
+            <OrderedRow key={row.id} row={row} name={nameOf(row)} columns={columns} actions={actions} movable={Boolean(onMove)} first={index === 0} last={index === shown.length - 1} onStep={(step) => move(index, index + step)} />
           ))}
         </ol>
       </SortableContext>
@@ -75,6 +77,7 @@ export default function OrderedRows({ caption, columns, rows, actions, empty, on
 
 interface OrderedRowProps {
   row: Row;
+  name: string;
   columns: readonly DataColumn<Row>[];
   actions?: (row: Row) => ReactNode;
   movable: boolean;
@@ -83,11 +86,10 @@ interface OrderedRowProps {
   onStep: (step: -1 | 1) => void;
 }
 
-function OrderedRow({ row, columns, actions, movable, first, last, onStep }: OrderedRowProps) {
+function OrderedRow({ row, name, columns, actions, movable, first, last, onStep }: OrderedRowProps) {
   const { t } = useLingui();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: row.id, disabled: !movable });
   const [main, ...rest] = columns;
-  const name = nameOf(row);
   return (
     <li ref={setNodeRef} className={`${styles.row} ${isDragging ? styles.dragging : ''}`} style={{ transform: CSS.Transform.toString(transform), transition }}>
       {movable && (
@@ -116,9 +118,4 @@ function OrderedRow({ row, columns, actions, movable, first, last, onStep }: Ord
       {actions?.(row)}
     </li>
   );
-}
-
-/** What a child is called in the move buttons' labels: its first text of label, title, caption or name. */
-function nameOf(row: Row): string {
-  return String(row.label || row.title || row.caption || row.name || '');
 }

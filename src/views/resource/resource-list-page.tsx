@@ -121,16 +121,15 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
   useRefreshOnSync(actor);
 
   /**
-   * A new order of the children (ADR 012): kept in the outbox with the order it was made from, so
-   * it reaches the server once, offline too, and a reorder made elsewhere meanwhile is shown as a
-   * conflict; the list then shows what the cache holds.
+   * A new order of the children (ADR 012): kept in the outbox with the order it was made from (as
+   * the rows showed it, earlier moves included), so it reaches the server once, offline too, and a
+   * reorder made elsewhere meanwhile is shown as a conflict. The rows show it already; the sync's
+   * end refreshes the list (useRefreshOnSync).
    */
-  async function reorder(ids: string[]) {
+  async function reorder(ids: string[], before: readonly string[]) {
     const { path, field, failed: fallback } = resource.order!;
-    const base = orderTag(page!.items.map((row) => row.id));
-    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base, path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
-    await requestSync();
-    actor.send({ type: 'list.refresh' });
+    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
+    void requestSync();
   }
 
   async function remove(row: Row) {
@@ -251,7 +250,8 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
                 rows={page.items}
                 actions={may.update || may.delete ? actions : undefined}
                 empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
-                onMove={may.update && !narrowed ? (ids) => void reorder(ids) : undefined}
+                nameOf={(row) => titleOf(resource, row)}
+                onMove={may.update && !narrowed ? (ids, before) => void reorder(ids, before) : undefined}
               />
             </Suspense>
           ) : (
