@@ -143,6 +143,15 @@ export const messages = {
   orderConflict: /*i18n*/ { id: 'order.conflict', message: 'Someone else changed this order in the meantime.' },
   orderMismatch: /*i18n*/ { id: 'order.mismatch', message: 'The new order must name each item exactly once.' },
 
+  // Gastronomy menus and contact forms (spec §8's fixed messages, and the reorders' own).
+  allergenIdentifierFormat: /*i18n*/ { id: 'field.allergenIdentifierFormat', message: 'Use one to three letters or digits, such as A' },
+  noMenuData: /*i18n*/ { id: 'spec.noMenuData', message: 'No menu data returned from server' },
+  cleanupAllergensFailed: /*i18n*/ { id: 'spec.cleanupAllergensFailed', message: 'Failed to cleanup orphaned allergens' },
+  categoryOrderFailed: /*i18n*/ { id: 'gastro.categoryOrderFailed', message: 'Failed to reorder the categories' },
+  itemOrderFailed: /*i18n*/ { id: 'gastro.itemOrderFailed', message: 'Failed to reorder the menu entries' },
+  smtpSaveFailed: /*i18n*/ { id: 'spec.smtpSaveFailed', message: 'Failed to save SMTP configuration' },
+  smtpTestFailed: /*i18n*/ { id: 'spec.smtpTestFailed', message: 'Failed to test SMTP configuration' },
+
   // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
   parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },
 } satisfies Record<string, MessageDescriptor>;

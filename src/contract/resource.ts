@@ -112,6 +112,11 @@ export const RECENT_DAYS = 30;
 
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export const MAX_PAGE_SIZE = 100;
+/**
+ * How many children an ordered parent may have: a reorder names them all, so their list comes in
+ * one page (a restaurant's menu of 2,000 dishes is one request, not twenty).
+ */
+export const MAX_ORDERED_CHILDREN = 5000;
 export const DEFAULT_PAGE_SIZE = 10;
 
 // A query string value the client left empty counts as not given (spec §5: empty filters are omitted).
@@ -181,7 +186,7 @@ export function defineResource<
   };
   const query = z.object({
     page: z._default(optionalQuery(queryInt(1, 1_000_000)), 1),
-    limit: z._default(optionalQuery(queryInt(1, MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+    limit: z._default(optionalQuery(queryInt(1, config.order ? MAX_ORDERED_CHILDREN : MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
     search: optionalQuery(z.string().check(z.trim(), z.maxLength(200))),
     sortBy: optionalQuery(z.enum(config.sort)),
     sortOrder: optionalQuery(z.enum(SORT_ORDERS)),

@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { toast } from '../app/feedback';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Resource } from '../contract/resource';
+import { DEFAULT_PAGE_SIZE, MAX_ORDERED_CHILDREN, type Resource } from '../contract/resource';
 import type { Cached, ListPage, Outcome, Row } from '../db/resource-store';
 import { resourceText } from '../api/mutations';
 import { reasonOf } from './reason';
@@ -77,7 +77,7 @@ const { readList, fetchList, submit } = unprovidedActors;
 /** The query a list starts with: the first page, sorted by the resource's first sort field, plus what the screen fixes. */
 export function initialListQuery(resource: Resource, query: Partial<ListQuery> = {}): ListQuery {
   // Children in a set order show all at once: a reorder names the whole order (ADR 012).
-  return { page: 1, limit: resource.order ? MAX_PAGE_SIZE : DEFAULT_PAGE_SIZE, sortBy: resource.sort[0], sortOrder: 'asc', ...query } as ListQuery;
+  return { page: 1, limit: resource.order ? MAX_ORDERED_CHILDREN : DEFAULT_PAGE_SIZE, sortBy: resource.sort[0], sortOrder: 'asc', ...query } as ListQuery;
 }
 
 const list = setup({

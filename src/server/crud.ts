@@ -7,7 +7,7 @@ import { successSchema } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { isAdmin } from '../contract/permissions';
 import { orderTag } from '../contract/order';
-import { pathParams, RECENT_DAYS, resourceMessages, StatsSchema, type Operation, type Resource } from '../contract/resource';
+import { MAX_ORDERED_CHILDREN, pathParams, RECENT_DAYS, resourceMessages, StatsSchema, type Operation, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
 import { IMAGE_LIMITS, readUpload, toWebp } from './files/images';
@@ -164,6 +164,10 @@ export function registerResource(
   const column = (key: string) => columns[key]!;
   const parent = resource.parent;
   if (parent && (!parentTable || !columns[parent.param] || resource.scope !== 'website')) throw new Error(`Resource ${resource.name}: a parent needs its table and column, in a website`);
+  // Only an item path may leave the parent out: a list or a create without it would mix or orphan children.
+  if (parent && ![resource.paths.list, resource.paths.create ?? resource.paths.list, resource.order?.path].every((path) => !path || pathParams(path).includes(parent.param))) {
+    throw new Error(`Resource ${resource.name}: its list, create and order paths must name the parent`);
+  }
   if (resource.order && !columns.position) throw new Error(`Resource ${resource.name}: an order needs a position column`);
   // Text sorts alphabetically for people, with the same expression its index is built on.
   const sortKey = (key: string) => (column(key).dataType === 'string' ? alphabetical(column(key)) : column(key));
@@ -182,7 +186,16 @@ export function registerResource(
     if (resource.scope === 'owner' && typeof policy === 'object') return { policy, website: { from: 'path', param: resource.itemParam! } };
     if (resource.scope !== 'website') return { policy };
     const param = resource.websiteParam!;
-    const website: WebsiteSource = source ?? (pathParams(path).includes(param) ? { from: 'path', param } : { from: 'row', param: resource.itemParam!, table });
+    const named = pathParams(path);
+    // The website is named by the path, else by the parent it names (`/gastro-menus/:menuId/items`),
+    // else by the row itself (`/gastro-menus/items/:itemId`).
+    const website: WebsiteSource =
+      source ??
+      (named.includes(param)
+        ? { from: 'path', param }
+        : parent && named.includes(parent.param)
+          ? { from: 'row', param: parent.param, table: parentTable! }
+          : { from: 'row', param: resource.itemParam!, table });
     return { policy: resource.access[operation], website };
   }
 
@@ -210,8 +223,9 @@ export function registerResource(
       case 'website': {
         const website = request.website;
         if (!website) throw new Error(`Resource ${resource.name}: a website route ran without its website`);
-        if (!parent) return { where: and(eq(column('websiteId'), website.id), rows), values: { websiteId: website.id } };
-        const parentId = (request.params as Params)[parent.param];
+        const parentId = parent && (request.params as Params)[parent.param];
+        // An item path without the parent (`/gastro-menus/items/:itemId`) reaches the row by its website alone.
+        if (!parent || parentId === undefined) return { where: and(eq(column('websiteId'), website.id), rows), values: { websiteId: website.id } };
         if (!isUuid(parentId)) throw new HttpError(404, messages.notFound);
         return { where: and(eq(column('websiteId'), website.id), eq(column(parent.param), parentId), rows), values: { websiteId: website.id, [parent.param]: parentId } };
       }
@@ -320,6 +334,7 @@ export function registerResource(
   async function parentFound(request: FastifyRequest): Promise<void> {
     if (!parent) return;
     const { websiteId, [parent.param]: parentId } = scope(request).values as Values;
+    if (parentId === undefined) return;
     const parentColumns = getTableColumns(parentTable!) as Record<string, PgColumn>;
     const [found] = await db
       .select({ id: parentColumns.id! })
@@ -493,7 +508,7 @@ export function registerResource(
       path,
       {
         config: config('update', path),
-        schema: { ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(1000) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
+        schema: { ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(MAX_ORDERED_CHILDREN) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
       },
       reorder,
     );
