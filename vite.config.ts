@@ -2,12 +2,13 @@ import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { VitePWA } from 'vite-plugin-pwa';
+import { BOOT_SOURCES } from './lingui.config.ts';
 import { bootChunk } from './scripts/boot-chunk.ts';
 import { precompress } from './scripts/precompress.ts';
 import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
 
 // The default interface language (spec §9) is the catalog to fetch alongside the entry.
-const boot = bootChunk('src/app/main.tsx', { preload: ['src/locales/en/messages.ts'] });
+const boot = bootChunk('src/app/main.tsx', { preload: ['src/locales/en/boot.ts'], sources: BOOT_SOURCES });
 const serverOnly = ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'tests/support/**/*.test.ts', 'scripts/**/*.test.ts'];
 
 export default defineConfig({

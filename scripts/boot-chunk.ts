@@ -7,10 +7,13 @@ import type { Plugin } from 'vite';
  * entry (React, the request code, the auth machine…) into a dozen small chunks, and on a phone
  * each file costs a round trip. Lazy screens then import the pieces they share from this chunk.
  */
-export function bootChunk(entry: string, { preload = [] }: { preload?: readonly string[] } = {}) {
+export function bootChunk(entry: string, { preload = [], sources = [] }: { preload?: readonly string[]; sources?: readonly string[] } = {}) {
   const entryId = resolve(entry);
   const preloaded = new Set(preload.map((file) => resolve(file)));
   const boot = new Set<string>();
+  const src = resolve('src');
+  // The first screen's catalog holds the messages of these sources only (lingui.config.ts).
+  const covered = (id: string) => !id.startsWith(src) || !/\.[jt]sx?$/.test(id) || sources.some((source) => id === resolve(source) || id.startsWith(`${resolve(source)}/`));
   const plugin: Plugin = {
     name: 'sitekeeper:boot-chunk',
     apply: 'build',
@@ -31,6 +34,14 @@ export function bootChunk(entry: string, { preload = [] }: { preload?: readonly 
       while (pending.length > 0) {
         const id = pending.pop()!;
         if (boot.has(id)) continue;
+        // An icon set's index imports every icon; in this chunk, every icon any screen uses would
+        // load with the sign-in form. Code the first screen runs imports its icons by path.
+        if (/[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.m?js$/.test(id)) {
+          this.error(`The first screen imports 'lucide-react' whole (from ${[...boot].find((seen) => this.getModuleInfo(seen)?.importedIds.includes(id))}): import its icons by path, 'lucide-react/icons/<name>'`);
+        }
+        if (sources.length > 0 && !covered(id)) {
+          this.error(`${id} loads with the first screen, but its messages are not in the first screen's catalog: add it to BOOT_SOURCES (lingui.config.ts) or load it lazily`);
+        }
         boot.add(id);
         pending.push(...(this.getModuleInfo(id)?.importedIds ?? []));
       }

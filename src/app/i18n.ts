@@ -1,9 +1,30 @@
 import { i18n, type Messages } from '@lingui/core';
 import type { InterfaceLanguage } from '../contract/languages';
 
-/** Loads one language's compiled catalog on demand, so a user downloads only the language they use. */
-export async function activateLanguage(locale: InterfaceLanguage): Promise<void> {
-  const { messages } = (await import(`../locales/${locale}/messages.ts`)) as { messages: Messages };
-  i18n.loadAndActivate({ locale, messages });
-  document.documentElement.lang = locale;
+/**
+ * Which catalog a language loads (ADR 014): `boot`, the first screen's messages, until the
+ * signed-in shell asks for `messages`, all of them; a language switch loads the one in use.
+ */
+let catalog: 'boot' | 'messages' = 'boot';
+let latest: Promise<void> = Promise.resolve();
+
+/**
+ * Loads one language's compiled catalog on demand, so a user downloads only the language they
+ * use; `all`: every message at once (a signed-in start, which skips the sign-in screens).
+ */
+export function activateLanguage(locale: InterfaceLanguage, { all = false }: { all?: boolean } = {}): Promise<void> {
+  if (all) catalog = 'messages';
+  const wanted = catalog;
+  latest = import(`../locales/${locale}/${wanted}.ts`).then(({ messages }: { messages: Messages }) => {
+    // Lingui merges what it loads into what the locale has: a boot catalog arriving late removes nothing.
+    i18n.loadAndActivate({ locale, messages });
+    document.documentElement.lang = locale;
+  });
+  return latest;
+}
+
+/** Every message of the active language: the signed-in shell waits for them before its first render. */
+export function loadAllMessages(): Promise<void> {
+  if (catalog === 'messages') return latest;
+  return activateLanguage(i18n.locale as InterfaceLanguage, { all: true });
 }

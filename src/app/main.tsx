@@ -16,7 +16,8 @@ if (!root) throw new Error('index.html has no #root element');
 const language = interfaceLanguage(storedBranding()?.defaultLanguage);
 // Render only once the catalog and the screens of this path are in: a first paint in the wrong
 // language would flicker, and a screen still loading would hold the first render back twice.
-const languageReady = activateLanguage(language);
+// A signed-in start skips the sign-in screens, so it loads every message at once (ADR 014).
+const languageReady = activateLanguage(language, { all: isAuthenticated() });
 const ready = Promise.all([languageReady, preloadPath(window.location.pathname, languageReady)]);
 // Signed-in screens show dates, and a formatter's first use loads its locale's data (~13 ms, four
 // times that on a slow phone): done now, while the screens' chunks are still on their way.

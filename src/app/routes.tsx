@@ -10,13 +10,15 @@ import { ResetPasswordPage } from '../views/auth/reset-password-page';
 import { VerificationPage } from '../views/auth/verification-page';
 import { useBranding } from './branding';
 import { guard, type Access } from './guards';
+import { loadAllMessages } from './i18n';
 import { lazyScreen } from './lazy-screen';
 import { useScrollRestoration } from './scroll';
 import { readPendingUser, readSession, isAuthenticated, useSession } from './session';
 
 // Signed-in screens load on demand: the sign-in route, the one every session starts on, stays
 // small. The service worker precaches these chunks, so after the first visit nothing waits.
-const Shell = lazyScreen(() => import('../views/shell/shell').then((m) => m.Shell));
+// The shell brings the signed-in screens' messages with it (ADR 014): the sign-in route loads only its own.
+const Shell = lazyScreen(() => Promise.all([import('../views/shell/shell'), loadAllMessages()]).then(([m]) => m.Shell));
 const ProfilePage = lazyScreen<PageProps>(() => import('../views/profile/profile-page').then((m) => m.ProfilePage));
 const SettingsPage = lazyScreen<PageProps>(() => import('../views/admin/settings/settings-page').then((m) => m.SettingsPage));
 const PlaceholderPage = lazyScreen<PageProps>(() => import('../views/placeholder/placeholder-page').then((m) => m.PlaceholderPage));

@@ -1,6 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { Info, TriangleAlert, X } from 'lucide-react';
+// Icons by path: this file is in the first screen's chunk, where the package's index would pull in
+// every icon any screen uses (scripts/boot-chunk.ts).
+import Info from 'lucide-react/icons/info';
+import TriangleAlert from 'lucide-react/icons/triangle-alert';
+import X from 'lucide-react/icons/x';
 import { useId, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent, type SyntheticEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { ConfirmDialogContent, confirmMachine, ConfirmEvent } from '../machines/confirm.machine';

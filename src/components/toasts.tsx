@@ -1,6 +1,12 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { CircleCheck, CircleX, Info, TriangleAlert, X, type LucideIcon } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+// Icons by path: this file is in the first screen's chunk (see confirm-dialog.tsx).
+import CircleCheck from 'lucide-react/icons/circle-check';
+import CircleX from 'lucide-react/icons/circle-x';
+import Info from 'lucide-react/icons/info';
+import TriangleAlert from 'lucide-react/icons/triangle-alert';
+import X from 'lucide-react/icons/x';
 import type { ActorRefFrom } from 'xstate';
 import type { ToastKind, toastMachine } from '../machines/toast.machine';
 import styles from './toasts.module.css';
