@@ -1,5 +1,5 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import { fillPath, resourceMessages, type Resource } from '../contract/resource';
+import { fillPath, parentIdOf, resourceMessages, type Resource } from '../contract/resource';
 import { entityKey, type NewEntry } from '../db/outbox';
 import type { Mutation } from '../db/resource-store';
 
@@ -56,15 +56,19 @@ export function describeMutation(resource: Resource, mutation: Mutation): Mutati
 }
 
 /**
- * The records a change points at (its reference fields): their creates, if still unsent, must reach
- * the server first, and a refused one fails this change too.
+ * The records a change points at (its reference fields, one id or a list of them) and, for a
+ * create, the record its path names as its parent (a dish's menu made offline): their creates, if
+ * still unsent, must reach the server first, and a refused one fails this change too.
  */
 function referencedKeys(resource: Resource, mutation: Mutation): string[] | undefined {
   if (mutation.kind === 'delete') return undefined;
   const keys = Object.entries(resource.references ?? {}).flatMap(([field, target]) => {
     const value = mutation.values[field];
-    return typeof value === 'string' && value && target ? [entityKey(target, value)] : [];
+    const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && id !== '');
+    return target ? ids.map((id) => entityKey(target, id)) : [];
   });
+  const parent = parentIdOf(resource);
+  if (mutation.kind === 'create' && parent && resource.parent) keys.push(entityKey(resource.parent.resource, parent));
   return keys.length > 0 ? keys : undefined;
 }
 

@@ -108,12 +108,13 @@ describe('AppRoutes', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Enter your PIN' })).toBeDefined();
   });
 
-  it('shows a later screen as the placeholder, titled, inside the shell', async () => {
+  it('shows a CMS screen, titled, inside the shell', async () => {
     await open('/cms/w1/forms', sessionUser());
 
     // The shell is a lazy chunk: the first render suspends until it has loaded.
     expect(await screen.findByRole('heading', { level: 1, name: 'Contact forms' }, { timeout: 5000 })).toBeDefined();
-    expect(screen.getByText('This screen is coming soon.')).toBeDefined();
+    expect(screen.queryByText('This screen is coming soon.')).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Contact form section' })).toBeDefined();
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
     await waitFor(() => expect(document.title).toBe('Contact forms · Acme CMS'));
   });

@@ -59,6 +59,9 @@ const sliderPages = pagesOf(() => import('../views/cms/sliders'));
 const MediaPage = lazyScreen<PageProps>(() => import('../views/cms/media').then((m) => m.MediaPage));
 const cmsPages = pagesOf(() => import('../views/cms/pages'));
 const postPages = pagesOf(() => import('../views/cms/posts'));
+const contactFormPages = pagesOf(() => import('../views/cms/contact-forms'));
+const gastroPages = pagesOf(() => import('../views/cms/gastro'));
+const teamPages = pagesOf(() => import('../views/cms/team'));
 
 /** A page that can start reading its data before it renders, from its route's parameters. */
 interface Prefetching {
@@ -155,27 +158,27 @@ export const routes: readonly RouteEntry[] = [
   cms('/gallery-slider/new', msg`New gallery slider`, sliderPages('GallerySliderNewPage')),
   cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`, sliderPages('GallerySliderEditPage')),
   cms('/media', msg`Media library`, MediaPage),
-  cms('/forms', msg`Contact forms`),
-  cms('/forms/new', msg`New contact form`),
-  cms('/forms/edit/:formId', msg`Edit contact form`),
-  cms('/forms/smtp', msg`Outgoing mail`),
-  cms('/forms/template', msg`Email template`),
-  cms('/gastromenu', msg`Gastronomy menus`),
-  cms('/gastromenu/new', msg`New gastronomy menu`),
-  cms('/gastromenu/edit/:menuId', msg`Edit gastronomy menu`),
-  cms('/gastromenu/categories', msg`Gastronomy categories`),
-  cms('/gastromenu/allergens', msg`Allergens`),
-  cms('/gastromenu/:menuId', msg`Gastronomy menu`),
-  cms('/gastromenu/:menuId/categories', msg`Menu categories`),
-  cms('/gastromenu/:menuId/allergens', msg`Menu allergens`),
-  cms('/gastromenu/:menuId/items/new', msg`New menu item`),
-  cms('/gastromenu/:menuId/items/edit/:itemId', msg`Edit menu item`),
-  cms('/team', msg`Team`),
-  cms('/team/add', msg`Add team member`),
-  cms('/team/edit/:memberId', msg`Edit team member`),
-  cms('/team/roles', msg`Team roles`),
-  cms('/team/roles/add', msg`Add team role`),
-  cms('/team/roles/edit/:roleId', msg`Edit team role`),
+  cms('/forms', msg`Contact forms`, contactFormPages('ContactFormsPage')),
+  cms('/forms/new', msg`New contact form`, contactFormPages('ContactFormNewPage')),
+  cms('/forms/edit/:formId', msg`Edit contact form`, contactFormPages('ContactFormEditPage')),
+  cms('/forms/smtp', msg`Outgoing mail`, contactFormPages('SmtpPage')),
+  cms('/forms/template', msg`Email template`, contactFormPages('TemplatePage')),
+  cms('/gastromenu', msg`Gastronomy menus`, gastroPages('GastroMenusPage')),
+  cms('/gastromenu/new', msg`New gastronomy menu`, gastroPages('GastroMenuNewPage')),
+  cms('/gastromenu/edit/:menuId', msg`Edit gastronomy menu`, gastroPages('GastroMenuEditPage')),
+  cms('/gastromenu/categories', msg`Gastronomy categories`, gastroPages('GastroCategoriesPage')),
+  cms('/gastromenu/allergens', msg`Allergens`, gastroPages('GastroAllergensPage')),
+  cms('/gastromenu/:menuId', msg`Gastronomy menu`, gastroPages('GastroMenuPage')),
+  cms('/gastromenu/:menuId/categories', msg`Menu categories`, gastroPages('GastroMenuCategoriesPage')),
+  cms('/gastromenu/:menuId/allergens', msg`Menu allergens`, gastroPages('GastroAllergensPage')),
+  cms('/gastromenu/:menuId/items/new', msg`New menu item`, gastroPages('GastroItemNewPage')),
+  cms('/gastromenu/:menuId/items/edit/:itemId', msg`Edit menu item`, gastroPages('GastroItemEditPage')),
+  cms('/team', msg`Team`, teamPages('TeamPage')),
+  cms('/team/add', msg`Add team member`, teamPages('TeamMemberNewPage')),
+  cms('/team/edit/:memberId', msg`Edit team member`, teamPages('TeamMemberEditPage')),
+  cms('/team/roles', msg`Team roles`, teamPages('TeamRolesPage')),
+  cms('/team/roles/add', msg`Add team role`, teamPages('TeamRoleNewPage')),
+  cms('/team/roles/edit/:roleId', msg`Edit team role`, teamPages('TeamRoleEditPage')),
 ];
 
 /** Spec §2: an unknown path sends a signed-in user home, anyone else to /login. */

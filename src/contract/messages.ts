@@ -154,4 +154,27 @@ export const messages = {
 
   // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
   parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },
+
+  // A website's team (spec §6): roles and members, and what a member may do to them.
+  roleNameReserved: /*i18n*/ { id: 'field.roleNameReserved', message: 'The name “admin” is kept for administrators; please choose another one' },
+  beyondOwnRole: /*i18n*/ { id: 'team.beyondOwnRole', message: 'You cannot grant, change or remove more than your own role allows.' },
+  ownTeamStanding: /*i18n*/ { id: 'team.ownStanding', message: 'You cannot change your own role or status, or remove yourself from the team.' },
+
+  // Gastronomy menus: the answers of the calls beyond CRUD.
+  defaultAllergensCreated: /*i18n*/ { id: 'gastro.defaultAllergensCreated', message: '{count, plural, =0 {All standard allergens are already there} one {# allergen added} other {# allergens added}}' },
+  allergensCleanedUp: /*i18n*/ { id: 'gastro.allergensCleanedUp', message: '{count, plural, =0 {No dish named a deleted allergen} one {Deleted allergens removed from # dish} other {Deleted allergens removed from # dishes}}' },
+
+  // Contact forms: their fields, the outgoing mail server, the mails, and what a visitor hears.
+  formFieldNameFormat: /*i18n*/ { id: 'field.formFieldNameFormat', message: 'Use lower-case letters, digits and underscores, starting with a letter, such as email or phone_2' },
+  formFieldNameTaken: /*i18n*/ { id: 'field.formFieldNameTaken', message: 'Two fields have the same name' },
+  formOptionsRequired: /*i18n*/ { id: 'field.formOptionsRequired', message: 'A choice needs at least one option' },
+  smtpHostFormat: /*i18n*/ { id: 'field.smtpHostFormat', message: 'Use a server name such as smtp.example.com, or an IP address' },
+  smtpNotConfigured: /*i18n*/ { id: 'smtp.notConfigured', message: 'Save the SMTP configuration first.' },
+  smtpTestSent: /*i18n*/ { id: 'smtp.testSent', message: 'A test mail was sent to {email}.' },
+  smtpTestSubject: /*i18n*/ { id: 'mail.smtpTest.subject', message: 'Test mail from {website}' },
+  smtpTestText: /*i18n*/ { id: 'mail.smtpTest.text', message: 'This mail was sent through the SMTP configuration of {website} ({host}). Contact form submissions will reach you the same way.' },
+  // The default mail template: {form}, {date} and {fields} are handed in as the template's own placeholders.
+  formMailSubject: /*i18n*/ { id: 'mail.form.subject', message: 'New message: {form}' },
+  formMailText: /*i18n*/ { id: 'mail.form.text', message: 'A visitor sent the form “{form}” on {date}:\n\n{fields}' },
+  submissionReceived: /*i18n*/ { id: 'form.submissionReceived', message: 'Thank you! Your message has been received.' },
 } satisfies Record<string, MessageDescriptor>;

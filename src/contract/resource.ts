@@ -59,8 +59,14 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
    * the order it was made from sets the whole order in one transaction.
    */
   order?: { path: string; field: string; failed: MessageDescriptor };
-  /** Records made only by uploading files (media): no JSON create route; the module's upload routes make them. */
-  createdBy?: 'upload';
+  /**
+   * Records another route makes, never a JSON create: `upload`, the module's upload routes (media,
+   * with the create policy); `visitor`, the delivery API on the website's key (a contact form's
+   * submissions), so nobody signed in may create one.
+   */
+  createdBy?: 'upload' | 'visitor';
+  /** The spec's own words for a failed create or update ("Failed to save SMTP configuration"). */
+  saveFailed?: MessageDescriptor;
   /** The fields a person edits and reads back: create takes all of them, update any of them. */
   fields: Fields;
   /** Fields only the server writes (a slug, a size, a key's prefix): returned, never taken from a body. */
@@ -202,7 +208,7 @@ export function defineResource<
   return {
     ...config,
     /** Who may call each route (docs/design.md §5), derived from the scope. */
-    access: accessOf(config),
+    access: config.createdBy === 'visitor' ? { ...accessOf(config), create: 'apiKey' as const } : accessOf(config),
     /** The owner columns of an owner-scoped resource; none otherwise. */
     owners,
     /** Fields only admins write (owner columns are, too). */
@@ -261,6 +267,12 @@ export function inScope<R extends Resource>(resource: R, params: ScopeParams): R
   return { ...resource, paths, image, order, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
 }
 
+/** The record an entry's rows belong to (`parent`), as a copy filled in by inScope names it; null when none is. */
+export function parentIdOf(resource: Pick<Resource, 'parent' | 'scopeParams' | 'scopeKey'>): string | null {
+  const at = resource.parent ? resource.scopeParams.indexOf(resource.parent.param) : -1;
+  return (at >= 0 && resource.scopeKey.split('/')[at]) || null;
+}
+
 /** How a person knows a record: its title field, else its id. */
 export function titleOf(resource: Pick<Resource, 'title'>, row: Record<string, unknown> | null | undefined): string {
   const title = row?.[resource.title];
@@ -268,14 +280,14 @@ export function titleOf(resource: Pick<Resource, 'title'>, row: Record<string, u
 }
 
 /** The spec §8 messages of one resource, as descriptor + values, for client and server alike. */
-export function resourceMessages(resource: Pick<Resource, 'label'>, t: (d: MessageDescriptor) => string) {
+export function resourceMessages(resource: Pick<Resource, 'label' | 'saveFailed'>, t: (d: MessageDescriptor) => string) {
   const item = t(resource.label.one);
   const items = t(resource.label.other);
   const Item = item.charAt(0).toUpperCase() + item.slice(1);
   return {
     loadFailed: [messages.loadFailed, { items }],
-    createFailed: [messages.createFailed, { item }],
-    updateFailed: [messages.updateFailed, { item }],
+    createFailed: resource.saveFailed ? [resource.saveFailed, {}] : [messages.createFailed, { item }],
+    updateFailed: resource.saveFailed ? [resource.saveFailed, {}] : [messages.updateFailed, { item }],
     deleteFailed: [messages.deleteFailed, { item }],
     created: [messages.created, { Item }],
     updated: [messages.updated, { Item }],

@@ -3,12 +3,12 @@ import { outboxEntry } from '../api/mutations';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import { messages } from '../contract/messages';
-import { titleOf, type QueryOf, type Resource } from '../contract/resource';
+import { DEFAULT_PAGE_SIZE, parentIdOf, titleOf, type QueryOf, type Resource } from '../contract/resource';
 import { db, stillCreating, type CachedPage, type CachedRecord, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
-import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, pageKey, parseRow, refusalText, toRow } from './view';
+import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
@@ -60,10 +60,26 @@ async function prunePages(resource: string): Promise<void> {
   if (excess.length) await db.cache.bulkDelete(excess.map((page) => page.key));
 }
 
+/**
+ * The page of a list never fetched whose parent this device made and has not sent (a menu made
+ * offline): the server holds none of its children yet, so it is empty, and shows what was made
+ * here on it. Null for any other list: what it holds is unknown.
+ */
+async function pageOfNewParent(resource: Resource, query: Record<string, unknown>): Promise<CachedPage | null> {
+  const parentId = parentIdOf(resource);
+  if (!parentId || !resource.parent) return null;
+  const made = (await entityEntries(resource.parent.resource, parentId)).find((entry) => entry.kind === 'create');
+  if (!made) return null;
+  const canonical = canonicalQuery(resource, query);
+  const pagination = { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: Number(canonical.limit ?? DEFAULT_PAGE_SIZE) };
+  return { key: pageKey(resource, canonical), resource: resource.name, query: canonical, ids: [], pagination, fetchedAt: made.createdAt };
+}
+
 /** The page as this device shows it, or null when it is not cached or one of its rows is missing or broken. */
-async function readPage<R extends Resource>(resource: R, key: string): Promise<Cached<ListPage<Row<R>>> | null> {
+async function readPage<R extends Resource>(resource: R, query: Record<string, unknown>): Promise<Cached<ListPage<Row<R>>> | null> {
+  const key = cacheKey(resource, query);
   const read = await db.transaction('r', [db.cache, db.records, db.outbox], async () => {
-    const page = await db.cache.get(key);
+    const page = (await db.cache.get(key)) ?? (await pageOfNewParent(resource, query));
     if (!page) return null;
     const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
     const entries = await scopedEntries(resource);
@@ -95,7 +111,7 @@ async function readPage<R extends Resource>(resource: R, key: string): Promise<C
     });
     return null;
   }
-  const value = applyToPage(resource, { page: read.page, rows, changes: localChanges(read.entries), createdSince: read.createdSince });
+  const value = applyToPage(resource, { page: read.page, rows, changes: localChanges(read.entries), createdSince: read.createdSince, order: pendingOrder(resource, read.entries) });
   return { value, fetchedAt: read.page.fetchedAt };
 }
 
@@ -134,6 +150,30 @@ export async function accept(resource: Resource, entity: WireRow): Promise<void>
       ownFrom: ours ? (ours.ownFrom ?? ours.row.version) : undefined,
       createdLocally: previous?.createdLocally,
     });
+  });
+}
+
+/**
+ * Keeps a whole list that a call beyond CRUD answered (the default allergens answer the website's
+ * whole legend), in the order `query` asks for, as that query's first page, as if it had been
+ * fetched: screens showing it read it on this device from now on, offline too.
+ */
+export async function keepList(resource: Resource, query: Record<string, unknown>, rows: readonly WireRow[]): Promise<void> {
+  const canonical = canonicalQuery(resource, query);
+  const limit = Number(canonical.limit ?? DEFAULT_PAGE_SIZE);
+  const fetchedAt = Date.now();
+  const page: CachedPage = {
+    key: pageKey(resource, canonical),
+    resource: resource.name,
+    query: canonical,
+    ids: rows.slice(0, limit).map((row) => row._id),
+    pagination: { currentPage: 1, totalPages: Math.max(1, Math.ceil(rows.length / limit)), totalItems: rows.length, itemsPerPage: limit },
+    fetchedAt,
+  };
+  await db.transaction('rw', [db.cache, db.records], async () => {
+    await writeFetched(resource, rows, fetchedAt);
+    await db.cache.put(page);
+    await prunePages(resource.name);
   });
 }
 
@@ -177,7 +217,7 @@ async function pollOutcome<R extends Resource>(resource: R, mutation: Mutation, 
 /** The app's ResourceStore (DESIGN §6): Dexie first, the network after, every write through the outbox. */
 export const resourceStore: ResourceStore = {
   cachedList<R extends Resource>(resource: R, query: QueryOf<R>) {
-    return readPage(resource, cacheKey(resource, query as Record<string, unknown>));
+    return readPage(resource, query as Record<string, unknown>);
   },
 
   async fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal) {
@@ -211,7 +251,7 @@ export const resourceStore: ResourceStore = {
     // The server's rows were parsed on arrival; only a newer copy the device kept needs it.
     const parsed = kept.map((row, index) => (row === rows[index] ? row : parseRow(resource, row)));
     if (parsed.some((row) => row === null)) return { items: rows.map((row) => toRow<R>(row)), pagination };
-    return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [] });
+    return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [], order: pendingOrder(resource, entries) });
   },
 
   async cachedRecord<R extends Resource>(resource: R, asked: string) {

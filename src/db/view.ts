@@ -1,7 +1,7 @@
 import type { I18n } from '@lingui/core';
 import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
-import type { Resource } from '../contract/resource';
+import { parentIdOf, type Resource } from '../contract/resource';
 import type { CachedPage, CachedRecord, OutboxEntry, WireRow } from './database';
 import type { ListPage, Row } from './resource-store';
 
@@ -85,7 +85,8 @@ export function localChanges(entries: readonly OutboxEntry[]): Map<string, Local
   const changes = new Map<string, LocalChange>();
   const stopped = new Set<string>();
   for (const entry of entries.toSorted((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
-    if (stopped.has(entry.entityId)) continue;
+    // A new order of children changes no row's values: pendingOrder reads it.
+    if (entry.kind === 'reorder' || stopped.has(entry.entityId)) continue;
     if (entry.status === 'failed') {
       stopped.add(entry.entityId);
       continue;
@@ -101,6 +102,17 @@ export function localChanges(entries: readonly OutboxEntry[]): Map<string, Local
   return changes;
 }
 
+/**
+ * The order of an ordered entry's children this device made and the server has not taken yet
+ * (db/outbox.ts enqueueReorder: one entry per parent, kept under `order:<scope>`), or none.
+ */
+export function pendingOrder(resource: Resource, entries: readonly OutboxEntry[]): string[] | undefined {
+  if (!resource.order) return undefined;
+  const entry = entries.findLast((held) => held.kind === 'reorder' && held.entityId === `order:${resource.scopeKey}` && held.status !== 'failed');
+  const ids = Object.values(entry?.body ?? {})[0];
+  return Array.isArray(ids) ? ids.map(String) : undefined;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -114,7 +126,21 @@ export function applyChange(resource: Resource, server: WireRow | null, change: 
   if (!change.created) return null;
   // Version 1 is what the server gives a new entity; an edit made before the create syncs is based on it.
   const at = iso(change.changedAt);
-  return parseRow(resource, { ...change.values, _id: change.entityId, version: 1, createdAt: at, updatedAt: at });
+  return parseRow(resource, { ...madeHere(resource, change.entityId), ...change.values, _id: change.entityId, version: 1, createdAt: at, updatedAt: at });
+}
+
+/**
+ * What the server fills in on a create that this device knows already, so a record made here
+ * shows before it is sent: the `id` some entries repeat (spec §3), the parent its path names
+ * (a dish's menu), and for ordered children a place after all the others.
+ */
+function madeHere(resource: Resource, entityId: string): Record<string, unknown> {
+  const parent = parentIdOf(resource);
+  return {
+    id: entityId,
+    ...(resource.parent && parent ? { [resource.parent.param]: parent } : {}),
+    ...(resource.order ? { position: Number.MAX_SAFE_INTEGER } : {}),
+  };
 }
 
 function paginate(pagination: Pagination, totalItems: number): Pagination {
@@ -129,13 +155,19 @@ export interface PageInput {
   changes: Map<string, LocalChange>;
   /** Server rows of this resource that our own creates produced since the page was fetched. */
   createdSince: readonly CachedRecord[];
+  /** Ordered children: the order made here and not on the server yet (pendingOrder). */
+  order?: readonly string[];
 }
 
 /**
  * A cached page as this device shows it: changed rows changed, deleted ones gone, and on the first
- * page of every query they match, the entities created here that the page does not know yet.
+ * page of every query they match, the entities created here that the page does not know yet:
+ * newest first, or, for children in the order a person sets, last in the order they were made, as
+ * the server will place them; then in the order made here and not sent yet, if there is one.
  */
-export function applyToPage<R extends Resource>(resource: R, { page, rows, changes, createdSince }: PageInput): ListPage<Row<R>> {
+export function applyToPage<R extends Resource>(resource: R, { page, rows, changes, createdSince, order }: PageInput): ListPage<Row<R>> {
+  const { sortBy = 'position', sortOrder = 'asc' } = page.query;
+  const ordered = resource.order !== undefined && sortBy === 'position' && sortOrder === 'asc';
   let total = page.pagination.totalItems;
   const shown = new Set(page.ids);
   const items: Row<R>[] = [];
@@ -155,7 +187,10 @@ export function applyToPage<R extends Resource>(resource: R, { page, rows, chang
         .filter((change) => change.created && !shown.has(change.entityId))
         .map((change) => ({ row: applyChange(resource, null, change), at: change.changedAt })),
     ];
-    for (const { row } of candidates.toSorted((a, b) => b.at - a.at)) {
+    // Ordered children by when they were made: their ids are this device's UUIDv7s, in the order of
+    // their creates (a later edit moves a row's change time, not its place).
+    const madeOrder = (a: (typeof candidates)[number], b: (typeof candidates)[number]) => String(a.row?._id ?? '').localeCompare(String(b.row?._id ?? ''));
+    for (const { row } of candidates.toSorted((a, b) => (ordered ? madeOrder(a, b) : b.at - a.at))) {
       if (!row || shown.has(row._id) || !matchesQuery(resource, row, page.query)) continue;
       const change = changes.get(row._id);
       const view = change && !change.created ? applyChange(resource, row, change) : row;
@@ -165,7 +200,12 @@ export function applyToPage<R extends Resource>(resource: R, { page, rows, chang
       total += 1;
     }
   }
-  return { items: [...added, ...items], pagination: paginate(page.pagination, Math.max(0, total)) };
+  const pagination = paginate(page.pagination, Math.max(0, total));
+  if (!ordered) return { items: [...added, ...items], pagination };
+  const rank = new Map((order ?? []).map((id, index) => [id, index]));
+  // Rows the order does not name (made after it) stay after those it does, as they were.
+  const rankOf = (row: Row<R>) => rank.get(row.id) ?? rank.size;
+  return { items: [...items, ...added].toSorted((a, b) => rankOf(a) - rankOf(b)), pagination };
 }
 
 /**

@@ -24,10 +24,12 @@ import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
 import { cmsRoutes } from './routes/cms';
+import { contactFormRoutes } from './routes/contact-forms';
 import { publicRoutes } from './routes/public';
 import { registerOpenApi } from './openapi';
 import { websiteRoutes } from './routes/websites';
 import { serviceRoutes } from './routes/services';
+import { teamRoutes } from './routes/team';
 import { languageRoutes } from './routes/languages';
 import { profileRoutes } from './routes/profile';
 import { healthRoutes } from './routes/health';
@@ -37,13 +39,15 @@ import * as tables from './store/schema';
 
 export interface AppDeps {
   // Without `filesS3` (tests) uploads go to `filesDir`.
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'> & Partial<Pick<Config, 'filesS3'>>;
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'> & Partial<Pick<Config, 'filesS3' | 'smtpAllowPrivate'>>;
   store: Store;
   mailer: Mailer;
   /** Tests pass a clock they can move; expiry and rate limits all read it. */
   clock?: () => Date;
   /** Tests pass `false`; main passes pino options. */
   logger?: FastifyServerOptions['logger'];
+  /** How often contact form mails that failed are looked at again (routes/contact-forms.ts); tests pass a short one. */
+  formMailRetryMs?: number;
 }
 
 /**
@@ -80,7 +84,7 @@ const trustProxy = (setting: Config['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
 /** The whole server as a value: no globals, so tests build as many as they like. */
-export async function buildApp({ config, store, mailer, logger, clock = () => new Date() }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, store, mailer, logger, clock = () => new Date(), formMailRetryMs }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     // Our own ids: a client-chosen id would let anyone forge log lines.
@@ -153,6 +157,8 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(websiteRoutes, ctx);
   await app.register(serviceRoutes, ctx);
   await app.register(cmsRoutes, ctx);
+  await app.register(contactFormRoutes, { ...ctx, allowPrivate: config.smtpAllowPrivate ?? false, retryMs: formMailRetryMs });
+  await app.register(teamRoutes, ctx);
   await app.register(publicRoutes, ctx);
 
   const clientDir = config.clientDir;

@@ -10,6 +10,11 @@ export interface Config {
   dataDir: string;
   store: StoreConfig;
   smtpUrl: string | null;
+  /**
+   * Websites' own mail servers (contact forms) may be at loopback, private or link-local addresses
+   * (`SMTP_ALLOW_PRIVATE=1`): only where this installation's mail servers really live there.
+   */
+  smtpAllowPrivate: boolean;
   mailFrom: string;
   adminEmail: string | null;
   adminPassword: string | null;
@@ -118,6 +123,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     dataDir,
     store: parseStore(env.DATABASE_URL, dataDir),
     smtpUrl: env.SMTP_URL || null,
+    smtpAllowPrivate: env.SMTP_ALLOW_PRIVATE === '1' || env.SMTP_ALLOW_PRIVATE === 'true',
     mailFrom: env.MAIL_FROM || 'Sitekeeper <no-reply@localhost>',
     adminEmail: env.ADMIN_EMAIL || null,
     adminPassword: env.ADMIN_PASSWORD || null,

@@ -21,8 +21,9 @@ import { fieldError } from './http/errors';
  */
 
 const none = { cms: false, seo: false, team: false, settings: false };
+// A website's role names are unique: each role is named for what it grants.
 const role = (permissions: Partial<RoleInfo['permissions']>, cmsPermissions: RoleInfo['cmsPermissions']) => ({
-  name: 'Role',
+  name: JSON.stringify([permissions, cmsPermissions]),
   permissions: { ...none, ...permissions },
   cmsPermissions,
 });

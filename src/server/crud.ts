@@ -122,6 +122,9 @@ const paramsSchema = (path: string) => {
 /** Two paths Fastify cannot tell apart: the same segments, whatever their parameters are called. */
 const sameShape = (a: string, b: string) => a.replace(/:\w+/g, ':') === b.replace(/:\w+/g, ':');
 
+/** The catalogue's messages by id: a schema's rule names its message by id. */
+const catalogued = new Map(Object.values(messages).map((descriptor) => [descriptor.id, descriptor]));
+
 /** The row count a table's triggers keep (store/schema/counts.ts). */
 const keptCount = prepared((db) =>
   db
@@ -566,14 +569,26 @@ export function registerResource(
   }
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = singleton && resource.scope === 'global';
-  if (!lasting && resource.createdBy !== 'upload') {
+  if (!lasting && !resource.createdBy) {
     route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, create);
   }
   if (singleton) {
     // A singleton's PUT also makes its one record the first time (then without If-Match).
     route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse, 201: entityResponse } } }, async (request, reply) => {
       const [existing] = await db.select({ id: column('id') }).from(table).where(itemWhere(request));
-      return existing ? update(request, reply) : create(request, reply);
+      if (existing) return update(request, reply);
+      // The first save makes the record, so it must hold what a create needs: a required field left out is a field error, not a 500.
+      const made = resource.create.safeParse(request.body);
+      if (!made.success) {
+        const given = (path: PropertyKey[]) => path.reduce<unknown>((value, key) => (value as Values | undefined)?.[key as string], request.body) !== undefined;
+        const problems = made.error.issues.map((issue) => ({
+          path: ['body', ...issue.path].join('.'),
+          message: catalogued.get(issue.message) ?? (issue.code === 'invalid_type' && !given(issue.path) ? messages.required : messages.invalidValue),
+        }));
+        throw new HttpError(400, messages.validationFailed, undefined, problems);
+      }
+      request.body = made.data;
+      return create(request, reply);
     });
   } else {
     route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse } } }, update);

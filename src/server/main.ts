@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createMailer } from './mail/mailer';
 import { firstStart, type FirstAdmin } from './store/first-start';
+import { DEMO_MEMBER_EMAIL } from './store/demo';
 import { StoreInUseError } from './store/dir-lock';
 import { pruneExpired } from './store/maintenance';
 import { openStore } from './store/open';
@@ -52,7 +53,8 @@ async function main() {
       lines.push(
         '  Demo owner created (a restaurant website; DEMO=0 starts without demo data):',
         `    email:    ${first.demoOwner.email}`,
-        `    password: ${first.demoOwner.password}   (generated; shown only this once)\n`,
+        `    password: ${first.demoOwner.password}   (generated; shown only this once)`,
+        `  Demo team member of that website (may view its CMS, change nothing): ${DEMO_MEMBER_EMAIL}, same password\n`,
       );
     }
   }

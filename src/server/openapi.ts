@@ -9,6 +9,8 @@ const AREAS: Readonly<Record<string, string>> = {
   admins: 'users',
   partners: 'websites',
   seo: 'cms',
+  team: 'websites',
+  'team-roles': 'websites',
   categories: 'catalogs',
   subcategories: 'catalogs',
   types: 'catalogs',
@@ -22,12 +24,12 @@ const AREAS: Readonly<Record<string, string>> = {
 };
 
 const TAGS = [
-  { name: 'public', description: 'The delivery API a website calls with its key in X-API-Key: published content only.' },
+  { name: 'public', description: 'The delivery API a website calls with its key in X-API-Key: published content only, and its visitors’ contact form submissions.' },
   { name: 'auth', description: 'Sign-in with password and PIN, password reset, sign-out.' },
   { name: 'profile', description: 'The signed-in account, its password and devices.' },
   { name: 'users', description: 'Accounts of owners, partners and administrators.' },
   { name: 'websites', description: 'Websites, their partner records, teams and API keys.' },
-  { name: 'cms', description: 'A website’s content: pages, menus, posts, sliders, media, SEO.' },
+  { name: 'cms', description: 'A website’s content: pages, menus, posts, sliders, media, food menus, SEO, contact forms (submissions, SMTP settings, mail template).' },
   { name: 'services', description: 'What a website can be built with, and its prices.' },
   { name: 'catalogs', description: 'Categories, types, technologies, hosting and languages.' },
   { name: 'settings', description: 'The installation’s settings and white-label branding.' },

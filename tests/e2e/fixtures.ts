@@ -18,9 +18,11 @@ export const test = base.extend<{ profile: BrowserContext }, { server: E2EServer
     { scope: 'worker' },
   ],
   baseURL: async ({ server }, use) => use(server.url),
-  profile: async ({ playwright, launchOptions, server }, use, testInfo) => {
+  // `test.use({ hasTouch: true })` makes it a touch screen, as on a phone.
+  profile: async ({ playwright, launchOptions, server, hasTouch }, use, testInfo) => {
     const profile = await playwright.chromium.launchPersistentContext(testInfo.outputPath('profile'), {
       ...launchOptions,
+      hasTouch,
       baseURL: server.url,
     });
     await use(profile);

@@ -119,7 +119,8 @@ export const gastroItems = defineResource({
   filters: { categoryId: z.uuid(), available: z.stringbool() },
   search: ['name', 'description'],
   sort: ['position', 'name', 'price', 'updatedAt'],
-  references: { categoryId: 'gastroCategories', mediaId: 'media' },
+  // allergenIds too: a dish made offline with allergens made offline is sent after them.
+  references: { categoryId: 'gastroCategories', mediaId: 'media', allergenIds: 'gastroAllergens' },
 });
 
 /**
@@ -148,5 +149,8 @@ export const GASTRO_PATHS = {
   defaultAllergens: '/api/cms/gastro-menus/:websiteId/allergens/default',
   cleanupAllergens: '/api/cms/gastro-menus/:websiteId/items/cleanup-allergens',
 } as const;
+
+/** What `POST …/items/cleanup-allergens` answers: how many dishes it changed, and those dishes as they are now (for the client's cache). */
+export const CleanupAllergensResult = z.object({ changed: z.int(), items: z.array(gastroItems.entity) });
 
 export const GASTRO_RESOURCES = [gastroMenus, gastroCategories, gastroAllergens, gastroItems] as const;

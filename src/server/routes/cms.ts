@@ -9,6 +9,7 @@ import { mediaRoutes } from '../content/media';
 import { pageHooks } from '../content/pages';
 import { postCategoryHooks, postHooks } from '../content/posts';
 import { registerResource } from '../crud';
+import { gastroRoutes } from './gastro';
 import { caller, principal, reachable } from '../policy';
 import * as tables from '../store/schema';
 
@@ -28,6 +29,7 @@ export async function cmsRoutes(app: FastifyInstance, ctx: ServerContext) {
   registerResource(app, ctx, cms.gallerySliders, tables.gallerySliders);
   registerResource(app, ctx, cms.gallerySlides, tables.gallerySlides, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: tables.gallerySliders });
   mediaRoutes(app, ctx);
+  gastroRoutes(app, ctx);
   const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageUrl' }));
   // Spec §7 `GET /api/seo`: the settings of every website the caller reaches, with the seo feature.
   app.get('/api/seo', { config: { policy: 'authenticated' }, schema: seo.listSchema }, (request) => {

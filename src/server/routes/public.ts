@@ -12,7 +12,7 @@ import { fileUrl } from '../files/storage';
 import { HttpError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { ok } from '../http/reply';
-import { cmsPages, gallerySliders, gallerySlides, heroSliders, heroSlides, media, menuItems, menus, postCategories, posts, seo } from '../store/schema';
+import { cmsPages, gallerySliders, gallerySlides, gastroAllergens, gastroCategories, gastroItems, gastroMenus, heroSliders, heroSlides, media, menuItems, menus, postCategories, posts, seo } from '../store/schema';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -80,6 +80,28 @@ const HeroSlider = z.object({
   slides: z.array(z.object({ id: Id, title: z.string(), subtitle: z.string(), buttonLabel: z.string(), buttonUrl: z.string(), image: Image.nullable() })),
 });
 const GallerySlider = z.object({ id: Id, name: z.string(), description: z.string(), slides: z.array(z.object({ id: Id, caption: z.string(), image: Image })) });
+const GastroDish = z.object({
+  id: Id,
+  name: z.string(),
+  description: z.string(),
+  price: z.int().describe('In cents of `currency`.'),
+  currency: z.string(),
+  /** Shown as sold out, not left out: the website decides. */
+  available: z.boolean(),
+  image: Image.nullable(),
+  allergens: z.array(Id).describe('Ids of entries of the menu’s `allergens` legend, in the order the dish names them.'),
+});
+const GastroMenu = z.object({
+  id: Id,
+  name: z.string(),
+  description: z.string(),
+  language: z.string(),
+  categories: z.array(z.object({ id: Id, name: z.string(), description: z.string(), items: z.array(GastroDish) })),
+  items: z.array(GastroDish).describe('Dishes in no category.'),
+  allergens: z
+    .array(z.object({ id: Id, identifier: z.string().nullable(), name: z.string() }))
+    .describe('The allergens the menu’s dishes name, by letter, with their names in the language asked for (else the menu’s).'),
+});
 const Seo = z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()), robots: z.string(), sitemap: z.boolean(), ogImage: Image.nullable() });
 
 const Paging = {
@@ -406,6 +428,103 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     if (!row) throw new HttpError(404, messages.notFound);
     return answer(request, reply, ok(image(row)));
   });
+
+  /**
+   * The published food menus (or the one named), each whole: categories and dishes in their order,
+   * and the legend of the allergens its dishes name. `language` picks the menus written in it;
+   * the allergens' names are in `namesIn`, else the menu's own language, else their `name`.
+   */
+  async function gastroMenusOf(websiteId: string, { menuId, language, namesIn = language }: { menuId?: string; language?: string; namesIn?: string }): Promise<z.infer<typeof GastroMenu>[]> {
+    const found = await db
+      .select({ id: gastroMenus.id, name: gastroMenus.name, description: gastroMenus.description, language: gastroMenus.language })
+      .from(gastroMenus)
+      .where(
+        and(
+          eq(gastroMenus.websiteId, websiteId),
+          eq(gastroMenus.status, 'published'),
+          menuId ? eq(gastroMenus.id, menuId) : undefined,
+          language ? eq(gastroMenus.language, language) : undefined,
+        ),
+      )
+      .orderBy(asc(gastroMenus.name), asc(gastroMenus.id));
+    if (found.length === 0) return [];
+    const menuIds = found.map((menu) => menu.id);
+    const [categories, dishes, allergens] = await Promise.all([
+      db
+        .select({ menuId: gastroCategories.menuId, id: gastroCategories.id, name: gastroCategories.name, description: gastroCategories.description })
+        .from(gastroCategories)
+        .where(and(eq(gastroCategories.websiteId, websiteId), inArray(gastroCategories.menuId, menuIds)))
+        .orderBy(asc(gastroCategories.position), asc(gastroCategories.id)),
+      db
+        .select({
+          menuId: gastroItems.menuId,
+          categoryId: gastroItems.categoryId,
+          id: gastroItems.id,
+          name: gastroItems.name,
+          description: gastroItems.description,
+          price: gastroItems.price,
+          currency: gastroItems.currency,
+          available: gastroItems.available,
+          allergens: gastroItems.allergenIds,
+          image: imageColumns,
+        })
+        .from(gastroItems)
+        .leftJoin(media, pictureOf(gastroItems.mediaId, gastroItems.websiteId))
+        .where(and(eq(gastroItems.websiteId, websiteId), inArray(gastroItems.menuId, menuIds)))
+        .orderBy(asc(gastroItems.position), asc(gastroItems.id)),
+      db
+        .select({ id: gastroAllergens.id, identifier: gastroAllergens.identifier, name: gastroAllergens.name, content: gastroAllergens.content })
+        .from(gastroAllergens)
+        .where(eq(gastroAllergens.websiteId, websiteId))
+        .orderBy(asc(gastroAllergens.identifier), asc(gastroAllergens.name), asc(gastroAllergens.id)),
+    ]);
+    const known = new Set(allergens.map((allergen) => allergen.id));
+    const placed = groupedBy(
+      dishes.map(({ menuId: menu, categoryId, allergens: named, image: picture, ...dish }) => ({
+        ...dish,
+        place: `${menu}/${categoryId ?? ''}`,
+        image: picture && image(picture),
+        allergens: named.filter((id) => known.has(id)),
+      })),
+      'place',
+    );
+    const categoriesOf = groupedBy(categories, 'menuId');
+    return found.map((menu) => {
+      const inMenu = (categoryId: string) => placed.get(`${menu.id}/${categoryId}`) ?? [];
+      const menuCategories = (categoriesOf.get(menu.id) ?? []).map((category) => ({ ...category, items: inMenu(category.id) }));
+      const loose = inMenu('');
+      const used = new Set([...loose, ...menuCategories.flatMap((category) => category.items)].flatMap((dish) => dish.allergens));
+      const lang = namesIn ?? menu.language;
+      const legend = allergens
+        .filter((allergen) => used.has(allergen.id))
+        .map(({ id, identifier, name, content }) => ({ id, identifier, name: content[lang]?.name ?? name }));
+      return { ...menu, categories: menuCategories, items: loose, allergens: legend };
+    });
+  }
+
+  route.get(
+    '/api/public/gastro-menus',
+    { config, schema: { querystring: z.object({ language: Language }), response: { 200: successSchema(z.array(GastroMenu)) } } },
+    async (request, reply) => answer(request, reply, ok(await gastroMenusOf(websiteOf(request), { language: request.query.language }))),
+  );
+
+  route.get(
+    '/api/public/gastro-menus/:menuId',
+    {
+      config,
+      schema: {
+        params: z.object({ menuId: z.string() }),
+        querystring: z.object({ language: optionalQuery(z.string().max(20).describe('The language of the allergens’ names; the menu’s own when left out.')) }),
+        response: { 200: successSchema(GastroMenu) },
+      },
+    },
+    async (request, reply) => {
+      const { menuId } = request.params;
+      const [menu] = isUuid(menuId) ? await gastroMenusOf(websiteOf(request), { menuId, namesIn: request.query.language }) : [];
+      if (!menu) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok(menu));
+    },
+  );
 
   // A website without SEO settings, or with them switched off, answers null: nothing to put in its <head>.
   route.get('/api/public/seo', { config, schema: { response: { 200: successSchema(Seo.nullable()) } } }, async (request, reply) => {

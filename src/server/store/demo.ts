@@ -3,7 +3,32 @@ import type { Db } from './open';
 import type { Prices } from '../../contract/resources/services';
 import { hashPassword } from '../auth/passwords';
 import { quote } from '../services/quote';
-import { categories, cmsPages, hosting, languages, menuItems, menus, postCategories, posts, seo, services, subcategories, technologies, types, users, websites } from './schema';
+import { DEFAULT_ALLERGENS } from '../../contract/resources/gastro';
+import {
+  categories,
+  cmsPages,
+  contactForms,
+  gastroAllergens,
+  gastroCategories,
+  gastroItems,
+  gastroMenus,
+  heroSliders,
+  heroSlides,
+  hosting,
+  languages,
+  menuItems,
+  menus,
+  postCategories,
+  posts,
+  seo,
+  services,
+  subcategories,
+  teamRoles,
+  technologies,
+  types,
+  users,
+  websites,
+} from './schema';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
@@ -54,6 +79,7 @@ const SERVICES: (typeof services.$inferInsert)[] = [
       { module: 'gastro', prices: tiered(39_000) },
       { module: 'gallerySliders', prices: tiered(12_000) },
       { module: 'heroSliders', prices: tiered(12_000) },
+      { module: 'contactForms', prices: tiered(9_000) },
     ],
   },
   {
@@ -112,6 +138,8 @@ const one = async <T extends { id: unknown }>(rows: Promise<T[]>) => (await rows
 
 /** The demo owner's address: like the first admin's, one that reaches nobody outside this machine. */
 export const DEMO_OWNER_EMAIL = 'owner@localhost';
+/** The demo website's team member, who may look at its CMS but change nothing; same password as the owner. */
+export const DEMO_MEMBER_EMAIL = 'team@localhost';
 
 /**
  * A demo owner with a restaurant's website composed of the demo services (DEMO unset or 1), so a
@@ -126,7 +154,7 @@ export async function demoOwner(tx: Tx, password: string): Promise<void> {
     one(tx.select({ id: table.id }).from(table).where(eq(table.name, name)));
   const offered = await tx.select({ id: services.id, name: services.name }).from(services).where(inArray(services.name, ['Restaurant website', 'Managed hosting (12 months)']));
   const restaurant = offered.find((service) => service.name === 'Restaurant website')!.id;
-  const items = [...offered.map((service) => service.id), `${restaurant}:module:gastro`, `${restaurant}:module:pages`];
+  const items = [...offered.map((service) => service.id), ...['gastro', 'pages', 'heroSliders', 'contactForms'].map((module) => `${restaurant}:module:${module}`)];
   const [website] = await tx.insert(websites).values({
     name: 'Trattoria Demo',
     domain: 'trattoria-demo.example',
@@ -143,9 +171,11 @@ export async function demoOwner(tx: Tx, password: string): Promise<void> {
     ...(await quote(tx as unknown as Db, items, 'standard')),
   }).returning({ id: websites.id });
   await demoContent(tx, website!.id);
+  await demoMenu(tx, website!.id);
+  await demoTeam(tx, website!.id, password);
 }
 
-/** What the demo website's CMS starts with: published pages in a menu, a post, its SEO; the delivery API serves them at once. */
+/** What the demo website's CMS starts with: published pages in a menu, a post, its SEO, a hero slider, a booking form; the delivery API serves them at once. */
 async function demoContent(tx: Tx, websiteId: string): Promise<void> {
   const [about, contact] = await tx
     .insert(cmsPages)
@@ -174,4 +204,95 @@ async function demoContent(tx: Tx, websiteId: string): Promise<void> {
     publishedAt: new Date('2026-05-01T10:00:00Z').toISOString(),
   });
   await tx.insert(seo).values({ websiteId, title: 'Trattoria Demo – pizza and pasta by the harbour', description: 'Wood-oven pizza, fresh pasta and fish by the harbour.', keywords: ['pizza', 'pasta', 'harbour'] });
+  const [slider] = await tx.insert(heroSliders).values({ websiteId, name: 'Home page' }).returning({ id: heroSliders.id });
+  await tx.insert(heroSlides).values([
+    { websiteId, sliderId: slider!.id, title: 'Wood-oven pizza by the harbour', subtitle: 'Tuesday to Sunday from 12:00', buttonLabel: 'See the menu', buttonUrl: '/menu', position: 0 },
+    { websiteId, sliderId: slider!.id, title: 'The terrace is open', subtitle: 'Dinner by the water from 18:00', buttonLabel: 'Book a table', buttonUrl: '/contact', position: 1 },
+  ]);
+  // No mail server yet: submissions wait, kept, until the owner saves one under Contact forms → Outgoing mail.
+  await tx.insert(contactForms).values({
+    websiteId,
+    name: 'Table booking',
+    description: 'Asks for a table; the restaurant answers by mail.',
+    fields: [
+      { name: 'name', label: 'Name', type: 'text', required: true, options: [] },
+      { name: 'email', label: 'Email', type: 'email', required: true, options: [] },
+      { name: 'date', label: 'Date', type: 'date', required: true, options: [] },
+      { name: 'guests', label: 'Guests', type: 'select', required: true, options: ['1–2', '3–4', '5–8', 'More'] },
+      { name: 'message', label: 'Message', type: 'textarea', required: false, options: [] },
+    ],
+  });
+}
+
+/** Dishes of the demo menu: name, price in cents, category, allergen letters (Codex-Empfehlung). */
+const DISHES: readonly [string, number, string, string][] = [
+  ['Bruschetta al pomodoro', 790, 'Antipasti', 'A'],
+  ['Vitello tonnato', 1450, 'Antipasti', 'C D M'],
+  ['Insalata mista', 850, 'Antipasti', 'M O'],
+  ['Pizza Margherita', 1090, 'Pizza', 'A G'],
+  ['Pizza Diavola', 1390, 'Pizza', 'A G'],
+  ['Pizza Frutti di mare', 1690, 'Pizza', 'A B D G R'],
+  ['Spaghetti aglio e olio', 1190, 'Pasta', 'A'],
+  ['Tagliatelle al ragù', 1490, 'Pasta', 'A C G L'],
+  ['Risotto ai funghi', 1590, 'Pasta', 'G L O'],
+  ['Tiramisù', 790, 'Dolci', 'A C G'],
+  ['Panna cotta', 690, 'Dolci', 'G'],
+  ['Espresso', 290, 'Bevande', ''],
+];
+
+/** A published German menu with the default allergens, so the owner's phone and the delivery API show a real one. */
+async function demoMenu(tx: Tx, websiteId: string): Promise<void> {
+  const [menu] = await tx
+    .insert(gastroMenus)
+    .values({ websiteId, name: 'Speisekarte', description: 'Pizza aus dem Holzofen, frische Pasta, Dolci.', status: 'published', language: 'de' })
+    .returning({ id: gastroMenus.id });
+  const menuId = menu!.id;
+  const allergens = await tx
+    .insert(gastroAllergens)
+    .values(DEFAULT_ALLERGENS.map(({ identifier, en, de: german }) => ({ websiteId, identifier, name: en, content: de(german) })))
+    .returning({ id: gastroAllergens.id, identifier: gastroAllergens.identifier });
+  const letter = new Map(allergens.map((allergen) => [allergen.identifier, allergen.id]));
+  const names = [...new Set(DISHES.map(([, , category]) => category))];
+  const made = await tx
+    .insert(gastroCategories)
+    .values(names.map((name, position) => ({ websiteId, menuId, name, position })))
+    .returning({ id: gastroCategories.id, name: gastroCategories.name });
+  const category = new Map(made.map((row) => [row.name, row.id]));
+  await tx.insert(gastroItems).values(
+    DISHES.map(([name, price, categoryName, letters], position) => ({
+      websiteId,
+      menuId,
+      name,
+      price,
+      categoryId: category.get(categoryName)!,
+      allergenIds: letters.split(' ').filter(Boolean).map((code) => letter.get(code)!),
+      // One sold out, so the menu shows what that looks like.
+      available: name !== 'Vitello tonnato',
+      position,
+    })),
+  );
+}
+
+/** A team member who may view every CMS module and change nothing: how a team member's screens look. */
+async function demoTeam(tx: Tx, websiteId: string, password: string): Promise<void> {
+  const [role] = await tx
+    .insert(teamRoles)
+    .values({
+      websiteId,
+      name: 'View only',
+      permissions: { cms: true, seo: false, team: false, settings: false },
+      cmsPermissions: { pages: 'view', menus: 'view', posts: 'view', heroSliders: 'view', gallerySliders: 'view', media: 'view', contactForms: 'view', gastro: 'view' },
+    })
+    .returning({ id: teamRoles.id });
+  await tx.insert(users).values({
+    type: 'teammember',
+    email: DEMO_MEMBER_EMAIL,
+    username: 'team',
+    passwordHash: await hashPassword(password),
+    firstName: 'Tom',
+    lastName: 'Team',
+    language: 'en',
+    websiteId,
+    teamRoleId: role!.id,
+  });
 }

@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
 import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
 import { openStore, type Store } from './open';
-import { appSettings, categories, cmsPages, languages, menuItems, posts, seo, subcategories, types, users, websites } from './schema';
+import { DEMO_MEMBER_EMAIL } from './demo';
+import { appSettings, categories, cmsPages, contactForms, gastroAllergens, gastroItems, gastroMenus, languages, menuItems, posts, seo, subcategories, teamRoles, types, users, websites } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -76,6 +77,20 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
     expect(await demo.db.select().from(menuItems).where(eq(menuItems.websiteId, site))).toHaveLength(3);
     expect(await demo.db.select().from(posts).where(eq(posts.websiteId, site))).toHaveLength(1);
     expect(await demo.db.select().from(seo).where(eq(seo.websiteId, site))).toHaveLength(1);
+    // A published food menu with the 14 default allergens and a dozen dishes, a booking form, and a
+    // view-only team member who signs in with the owner's password.
+    const [menu] = await demo.db.select().from(gastroMenus).where(eq(gastroMenus.websiteId, site));
+    expect(menu).toMatchObject({ status: 'published', language: 'de' });
+    expect((await demo.db.select().from(gastroAllergens).where(eq(gastroAllergens.websiteId, site))).map((row) => row.identifier).toSorted().join('')).toBe('ABCDEFGHLMNOPR');
+    const dishes = await demo.db.select().from(gastroItems).where(eq(gastroItems.menuId, menu!.id));
+    expect(dishes).toHaveLength(12);
+    expect(dishes.every((dish) => dish.categoryId !== null)).toBe(true);
+    expect(await demo.db.select().from(contactForms).where(eq(contactForms.websiteId, site))).toHaveLength(1);
+    const [member] = await demo.db.select().from(users).where(eq(users.email, DEMO_MEMBER_EMAIL));
+    expect(member).toMatchObject({ type: 'teammember', websiteId: site });
+    expect(await verify(member!.passwordHash, owner.password)).toBe(true);
+    const [role] = await demo.db.select().from(teamRoles).where(eq(teamRoles.id, member!.teamRoleId!));
+    expect(Object.values(role!.cmsPermissions).every((level) => level === 'view')).toBe(true);
 
     const empty = await createTestStore(kind, init());
     stores.push(empty);

@@ -7,6 +7,7 @@ import { useSession } from '../../app/session';
 import { can, hasFeature, type CmsModule } from '../../contract/permissions';
 import { inScope, type Resource } from '../../contract/resource';
 import { gallerySliders, heroSliders, media, menus, pages, posts } from '../../contract/resources/cms';
+import { gastroMenus } from '../../contract/resources/gastro';
 import { resourceStore } from '../../db/store';
 import { AreaSummary, type Area } from '../dashboard/area-summary';
 import board from '../dashboard/dashboard.module.css';
@@ -33,6 +34,8 @@ const MODULES: readonly { module: CmsModule; resource: Resource; edit: string | 
   { module: 'heroSliders', resource: heroSliders, edit: 'hero-slider/edit', statuses: sliderStatuses },
   { module: 'gallerySliders', resource: gallerySliders, edit: 'gallery-slider/edit', statuses: sliderStatuses },
   { module: 'media', resource: media, edit: null, statuses: [] },
+  // A food menu opens as it is printed (its form is one tap from there).
+  { module: 'gastro', resource: gastroMenus, edit: 'gastromenu', statuses: contentStatuses },
 ];
 
 /**

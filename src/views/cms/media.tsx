@@ -25,6 +25,7 @@ import { uploadOrQueue } from '../../db/upload-or-queue';
 import { useQueuedUploads } from '../../db/use-queued-uploads';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
+import { Allowed } from '../resource/no-access';
 import { OfflineNote } from '../resource/offline-note';
 import { ResourceFormDialog } from '../resource/resource-form';
 import resourceStyles from '../resource/resource.module.css';
@@ -106,7 +107,9 @@ function PageReader({ query, onPage }: { query: Partial<ListQuery>; onPage: (pag
 export function MediaPage({ title }: PageProps) {
   return (
     <ResourceStoreProvider store={resourceStore}>
-      <MediaLibrary title={title} />
+      <Allowed policy={media.access.list} title={title}>
+        <MediaLibrary title={title} />
+      </Allowed>
     </ResourceStoreProvider>
   );
 }

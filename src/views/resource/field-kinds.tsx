@@ -8,6 +8,7 @@ import { SearchableSelect } from '../../components/searchable-select';
 import { TextField } from '../../components/form/text-field';
 import { TextareaField } from '../../components/form/textarea-field';
 import { DatetimeField } from './datetime-field';
+import { ChoiceMapField, FlagsField } from './map-fields';
 import type { Field } from './screen';
 import type { OptionLists } from './use-option-lists';
 
@@ -48,9 +49,9 @@ function SearchableSelectField({ spec, label, value, error, options, onSearch, o
 }
 
 /** Text, email and web addresses: one input of the kind's type, with the field's hint under it. */
-function TextKindField({ spec, label, value, error, onChange }: Props<'text' | 'email' | 'url'>) {
+function TextKindField({ spec, label, value, error, onChange }: Props<'text' | 'email' | 'url' | 'password'>) {
   const { i18n } = useLingui();
-  const kind = { text: {}, email: { type: 'email', autoComplete: 'off' }, url: { type: 'url', inputMode: 'url' } } as const;
+  const kind = { text: {}, email: { type: 'email', autoComplete: 'off' }, url: { type: 'url', inputMode: 'url' }, password: { type: 'password', autoComplete: 'new-password' } } as const;
   return (
     <TextField
       label={label}
@@ -99,6 +100,7 @@ export const FIELD_KINDS: Kinds = {
   ),
   email: TextKindField,
   url: TextKindField,
+  password: TextKindField,
   select: (props) =>
     props.spec.searchable ? (
       <SearchableSelectField {...props} />
@@ -140,9 +142,13 @@ export const FIELD_KINDS: Kinds = {
   tags: TagsField,
   richText: lazyScreen(() => import('./rich-text-field').then((m) => m.RichTextField)),
   datetime: DatetimeField,
+  money: lazyScreen(() => import('./money-field').then((m) => m.MoneyField)),
   prices: lazyScreen(() => import('./service-fields').then((m) => m.PricesField)),
   serviceFeatures: lazyScreen(() => import('./service-fields').then((m) => m.ServiceFeaturesField)),
   serviceModules: lazyScreen(() => import('./service-fields').then((m) => m.ServiceModulesField)),
+  records: lazyScreen(() => import('./records-field').then((m) => m.RecordsField)),
+  flags: FlagsField,
+  choiceMap: ChoiceMapField,
 };
 
 /** Loads the chunks of the lazy kinds among `fields`; resolves when a form of them renders without waiting. */

@@ -2,12 +2,15 @@ import type { MessageDescriptor } from '@lingui/core';
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
-import { inScope } from '../../contract/resource';
+import { readSession } from '../../app/session';
+import { allows } from '../../contract/permissions';
+import { inScope, type Operation } from '../../contract/resource';
 import { prefetchList } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
 import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
 import { ResourceListPage } from './resource-list-page';
+import { Allowed } from './no-access';
 import type { ResourceScreen } from './screen';
 import { ResourceStoreProvider } from './store-context';
 import { routeScopeOf } from './use-scoped-resource';
@@ -36,17 +39,20 @@ interface ScreenPages {
 export function screenPages(screen: FormScreen, above?: ReactNode, children?: Children): ScreenPages;
 export function screenPages(screen: ResourceScreen, above?: ReactNode): Pick<ScreenPages, 'List'>;
 export function screenPages(screen: ResourceScreen, above?: ReactNode, children?: Children): Partial<ScreenPages> {
-  const frame = (page: ReactNode) => (
+  // A page the person's role does not open says so rather than failing to load (a team member's level, spec §6).
+  const frame = (page: ReactNode, operation: Operation, title: PageProps['title']) => (
     <ResourceStoreProvider store={resourceStore}>
       {above}
-      {page}
+      <Allowed policy={screen.resource.access[operation]} title={title}>
+        {page}
+      </Allowed>
     </ResourceStoreProvider>
   );
-  const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />), {
+  const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />, 'list', title), {
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
       const scope = routeScopeOf(screen.resource, params, screen.scope);
-      if (Object.values(scope).includes('')) return;
+      if (Object.values(scope).includes('') || !allows(screen.resource.access.list, readSession().user)) return;
       const resource = inScope(screen.resource, scope);
       prefetchList(resourceStore, resource, initialListQuery(resource));
     },
@@ -55,7 +61,7 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
   const withRoutes = screen as FormScreen;
   return {
     List,
-    New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />),
+    New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />, 'create', title),
     Edit: function Edit({ title }: PageProps) {
       const { [withRoutes.routes.idParam ?? 'id']: id = '' } = useParams<Record<string, string>>();
       return frame(
@@ -63,6 +69,8 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
           <ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />
           {children && <ResourceListPage key={`${id} children`} screen={children.screen} title={children.title} />}
         </>,
+        'get',
+        title,
       );
     },
   };

@@ -23,7 +23,7 @@ import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
 import { useSession, type SessionUser } from '../../app/session';
-import { isAdmin } from '../../contract/permissions';
+import { allows, isAdmin } from '../../contract/permissions';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;
 
@@ -39,7 +39,7 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
   // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
   useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
-  const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields), ...defaults } } });
+  const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields, screen.schemaDefaults ? screen.resource : undefined), ...defaults } } });
   const dirty = useSelector(actor, hasUnsavedChanges);
   const done = useSelector(actor, (snapshot) => snapshot.status === 'done');
   const finish = useEffectEvent(onDone);
@@ -53,8 +53,9 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
 function shown(value: unknown): string {
   if (Array.isArray(value)) return value.join(', ');
   if (value && typeof value === 'object') {
-    return Object.entries(value as Translations)
-      .map(([code, entry]) => `${code}: ${entry.name}`)
+    // A name per language, or a plain value per key (a role's flags and levels).
+    return Object.entries(value as Record<string, Translations[string] | string | boolean>)
+      .map(([code, entry]) => `${code}: ${typeof entry === 'object' ? entry.name : String(entry)}`)
       .join(', ');
   }
   return String(value ?? '');
@@ -111,6 +112,8 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
   const conflict = snapshot.matches('conflict');
   const offline = snapshot.matches({ editing: { refresh: 'offline' } }) && context.cachedAt !== null;
   const canSave = context.isNew || editedFields(context).length > 0;
+  // A record the person may read but not change (a team role's view level) is shown, not offered for editing.
+  const readOnly = !context.isNew && !allows(screen.resource.access.update, user);
 
   const change = (name: string, value: unknown) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
@@ -198,7 +201,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
           </div>
         </section>
       )}
-      <fieldset className={styles.fields} disabled={saving || conflict}>
+      <fieldset className={styles.fields} disabled={saving || conflict || readOnly}>
         {fields.map(field)}
       </fieldset>
       <div className={styles.actions}>
@@ -207,9 +210,11 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
             <Trans>Cancel</Trans>
           </Button>
         )}
-        <Button type="submit" busy={saving} disabled={!canSave || conflict}>
-          {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
-        </Button>
+        {!readOnly && (
+          <Button type="submit" busy={saving} disabled={!canSave || conflict}>
+            {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+          </Button>
+        )}
       </div>
     </form>
   );

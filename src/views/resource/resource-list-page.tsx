@@ -5,7 +5,7 @@ import { requestSync } from '../../db/sync';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
@@ -44,6 +44,8 @@ interface ResourceListPageProps {
   fixed?: Readonly<Record<string, string>>;
   /** A link back to the parent's list. */
   back?: { href: string; label: MessageDescriptor };
+  /** What the module does to the list beyond its records (load a default set), beside Add. */
+  tools?: ReactNode;
 }
 
 type Editing = { id: string | null } | null;
@@ -53,7 +55,7 @@ type Editing = { id: string | null } | null;
  * figures, a sortable table (cards on phones), pagination, and per row edit and delete where the user
  * may write. New and edited records open on their own routes or in a dialog, as the screen says.
  */
-export function ResourceListPage({ screen, title, fixed, back }: ResourceListPageProps) {
+export function ResourceListPage({ screen, title, fixed, back, tools }: ResourceListPageProps) {
   const { t, i18n } = useLingui();
   const store = useResourceStore();
   const { user } = useSession();
@@ -128,7 +130,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
    */
   async function reorder(ids: string[], before: readonly string[]) {
     const { path, field, failed: fallback } = resource.order!;
-    await enqueueReorder({ resource: resource.name, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
+    await enqueueReorder({ resource: resource.name, scope: resource.scopeKey, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
     void requestSync();
   }
 
@@ -197,6 +199,7 @@ export function ResourceListPage({ screen, title, fixed, back }: ResourceListPag
         <h1 id={titleId} className={styles.title}>
           {i18n._(title)}
         </h1>
+        {tools}
         {may.create &&
           (routes?.create ? (
             <Link href={routes.create} className={`${buttonStyles.button} ${buttonStyles.primary}`}>

@@ -1,4 +1,5 @@
 import type { MessageDescriptor } from '@lingui/core';
+import { z } from 'zod/mini';
 import type { Resource } from '../../contract/resource';
 import type { Row } from '../../db/resource-store';
 import type { RouteScope } from './use-scoped-resource';
@@ -41,7 +42,8 @@ export interface Choice {
 }
 
 export type Field =
-  | { name: string; label: MessageDescriptor; kind: 'text' | 'textarea' | 'email' | 'url'; hint?: MessageDescriptor }
+  /** `password`: a secret the server never answers (an SMTP password), so an empty one leaves the stored one. */
+  | { name: string; label: MessageDescriptor; kind: 'text' | 'textarea' | 'email' | 'url' | 'password'; hint?: MessageDescriptor }
   /**
    * A record of another resource. `optional`: none is a choice (stored as null). `searchable`:
    * the choices are searched on the server as one types, for sources of thousands (accounts).
@@ -61,10 +63,21 @@ export type Field =
   | { name: string; label: MessageDescriptor; kind: 'richText' }
   /** A moment (ISO 8601 with its offset, or null for none), picked in the device's time zone. */
   | { name: string; label: MessageDescriptor; kind: 'datetime'; hint?: MessageDescriptor }
+  /** Cents (a dish's price), typed as money in the currency's unit ("14.90", "14,90"). */
+  | { name: string; label: MessageDescriptor; kind: 'money' }
   /** Cents per partner type (`{ standard, agency?, reseller? }`), typed as money ("49.00", "49,00"). */
   | { name: string; label: MessageDescriptor; kind: 'prices' }
   /** A service's features (key, English and German name, prices) or its CMS modules (module, prices). */
-  | { name: string; label: MessageDescriptor; kind: 'serviceFeatures' | 'serviceModules' };
+  | { name: string; label: MessageDescriptor; kind: 'serviceFeatures' | 'serviceModules' }
+  /**
+   * A list of small records (a contact form's fields), each edited with the `item` fields, added,
+   * removed and moved; `itemTitle` is the item field that names each one, `add` the add button's words.
+   */
+  | { name: string; label: MessageDescriptor; kind: 'records'; item: readonly Field[]; itemTitle: string; add: MessageDescriptor }
+  /** Yes or no for each of `choices`, kept as one map (a team role's flags: `{ cms: true, seo: false }`). */
+  | { name: string; label: MessageDescriptor; kind: 'flags'; choices: readonly Choice[] }
+  /** One of `choices` for each of `keys`, kept as one map (a team role's level per CMS module: `{ pages: 'edit' }`). */
+  | { name: string; label: MessageDescriptor; kind: 'choiceMap'; keys: readonly Choice[]; choices: readonly Choice[] };
 
 /** An equality filter of the list query, offered in the header's filter panel: records of a source, or fixed choices. */
 export type Filter = { key: string; label: MessageDescriptor } & ({ source: OptionSource } | { choices: readonly Choice[] });
@@ -84,6 +97,8 @@ export interface ResourceScreen {
    * (useScreenRoutes); `idParam` is the edit route's parameter holding the record's id (`id`).
    */
   routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string; idParam?: string };
+  /** A new record's form starts at the defaults of the entry's schema (a dish available, in EUR), not blank. */
+  schemaDefaults?: boolean;
 }
 
 /** A field's value in an empty form. */
@@ -93,6 +108,7 @@ function blank(field: Field): unknown {
       return {};
     case 'references':
     case 'tags':
+    case 'records':
     case 'serviceFeatures':
     case 'serviceModules':
       return [];
@@ -108,14 +124,31 @@ function blank(field: Field): unknown {
       return field.optional ? null : '';
     case 'datetime':
       return null;
+    case 'flags':
+      return Object.fromEntries(field.choices.map((choice) => [choice.value, false]));
+    case 'choiceMap':
+      return Object.fromEntries(field.keys.map((key) => [key.value, field.choices[0]?.value ?? '']));
     default:
       return '';
   }
 }
 
-/** The empty form: text fields empty, lists and maps without entries, a choice at its first value. */
-export function blankValues(fields: readonly Field[]): Record<string, unknown> {
-  return Object.fromEntries(fields.map((field) => [field.name, blank(field)]));
+/** The default the entry's schema gives a field (a dish is available, a slider plays on its own), if it has one. */
+function schemaDefault(resource: Resource, field: Field): { value: unknown } | null {
+  if (field.kind === 'select' || field.kind === 'references') return null;
+  const schema = (resource.create._zod.def.shape as Record<string, unknown>)[field.name];
+  if (!(schema instanceof z.core.$ZodDefault)) return null;
+  const value: unknown = schema._zod.def.defaultValue;
+  if (field.kind === 'choice' && !field.choices.some((choice) => choice.value === value)) return null;
+  return typeof value === typeof blank(field) ? { value } : null;
+}
+
+/**
+ * The empty form: text fields empty, lists and maps without entries, a choice at its first value;
+ * with the entry, each field the entry's schema gives a default starts at it instead.
+ */
+export function blankValues(fields: readonly Field[], resource?: Resource): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [field.name, (resource && schemaDefault(resource, field)?.value) ?? blank(field)]));
 }
 
 /** The sources of a form's fields that choose records (undefined for the other fields), for optionSources. */

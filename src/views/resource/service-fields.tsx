@@ -24,13 +24,15 @@ interface MoneyInputProps {
   onChange: (value: Amount) => void;
   /** Shown in an empty input: what leaving it empty means. */
   placeholder?: string;
+  /** The form's or the server's complaint, when the text is an amount. */
+  error?: string | null;
 }
 
 /**
  * An amount typed in the currency's unit ("49.00" or "49,00") and handed on as cents. Text that
  * is no amount is handed on as it is, so the form's check refuses it, and is marked here.
  */
-export function MoneyInput({ label, value, onChange, placeholder }: MoneyInputProps) {
+export function MoneyInput({ label, value, onChange, placeholder, error = null }: MoneyInputProps) {
   const { t, i18n } = useLingui();
   const shown = (amount: Amount) => (typeof amount === 'number' ? moneyText(amount, i18n.locale) : (amount ?? ''));
   // What is typed stays as typed; a value from elsewhere (the record loaded, theirs taken) replaces it.
@@ -51,7 +53,7 @@ export function MoneyInput({ label, value, onChange, placeholder }: MoneyInputPr
       autoComplete="off"
       value={typed.text}
       placeholder={placeholder}
-      error={invalid ? t`Enter an amount such as 49.00` : null}
+      error={invalid ? t`Enter an amount such as 49.00` : error}
       onChange={(event) => change(event.target.value)}
     />
   );

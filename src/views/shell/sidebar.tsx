@@ -17,6 +17,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useBranding } from '../../app/branding';
 import { homePath, useSession } from '../../app/session';
+import { useFreshRole } from './fresh-role';
 import { activeHref, navLinks, type NavIcon } from './nav-links';
 import { usePartnerIds } from './partner-ids';
 import styles from './sidebar.module.css';
@@ -46,6 +47,7 @@ export function Sidebar({ open, onClose }: SidebarProps) {
   const { user } = useSession();
   const [path] = useLocation();
   const partnerIds = usePartnerIds(user);
+  useFreshRole(user);
   const links = user ? navLinks(user, partnerIds) : [];
   const active = activeHref(links, path);
   const closeButton = useRef<HTMLButtonElement>(null);

@@ -6,3 +6,5 @@ export * from './services';
 export * from './settings';
 export * from './tenancy';
 export * from './cms';
+export * from './gastro';
+export * from './contact-forms';

@@ -142,6 +142,8 @@ export const teamRoles = pgTable(
   (t) => [
     // What a member's role may point at: a role of the member's own website (users_team_role_fk).
     unique('team_roles_website_key').on(t.websiteId, t.id),
+    // One name per role in a website, whatever its case: a picker shows roles by name.
+    uniqueIndex('team_roles_website_name_key').on(t.websiteId, sql`lower(${t.name})`),
     // Spec §6 reads role "admin" as admin: no website may hand that name to its team.
     check('team_roles_name_not_admin', sql`lower(btrim(${t.name})) <> 'admin'`),
   ],

@@ -1,0 +1,99 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { successSchema } from '../../contract/envelope';
+import { messages } from '../../contract/messages';
+import { contactSubmissions as submissionEntry, FORM_FIELD_TYPES } from '../../contract/resources/contact-forms';
+import { uuidv7 } from '../../contract/uuid';
+import type { ServerContext } from '../context';
+import { checkSubmission } from '../content/contact-forms';
+import { HttpError } from '../http/errors';
+import { isUuid } from '../http/ids';
+import { enforce } from '../http/rate-limit';
+import { ok } from '../http/reply';
+import type { FormDeliveries } from '../mail/form-deliveries';
+import { contactForms, contactSubmissions } from '../store/schema';
+
+// The delivery API's side of contact forms (under /api/public, like routes/public.ts): a website
+// reads a form's fields to show it, and posts what its visitor typed with its key in X-API-Key.
+// The submission is stored before anything else happens; its mail follows (mail/form-deliveries.ts).
+
+/** One visitor (by address) may send one form this often; a form takes at most this many from everyone. */
+const PER_CLIENT = { max: 5, windowMs: 10 * 60_000 };
+const PER_FORM = { max: 300, windowMs: 3600_000 };
+
+const PublicForm = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  fields: z.array(z.object({ name: z.string(), label: z.string(), type: z.enum(FORM_FIELD_TYPES), required: z.boolean(), options: z.array(z.string()) })),
+});
+const Params = z.object({ formId: z.string() });
+
+export async function formSubmissionRoutes(app: FastifyInstance, { store, clock, deliveries }: Pick<ServerContext, 'store' | 'clock'> & { deliveries: FormDeliveries }) {
+  const db = store.db;
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  // The entry's create policy: a website's key, never a session (contract createdBy 'visitor').
+  const config = { policy: submissionEntry.access.create, cors: false } as const;
+
+  // Websites post from their visitors' browsers, on their own origins: the key is what is
+  // checked, and no cookie or session rides along, so any origin may (as routes/public.ts).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+  });
+  app.options('/api/public/forms/:formId/submissions', { config: { policy: 'public', cors: false }, schema: { hide: true } }, (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'X-API-Key, Content-Type, Accept-Language')
+      .header('access-control-max-age', '86400')
+      .send(),
+  );
+
+  /** The website's form by its id, while it takes submissions; another website's is unknown. */
+  async function activeForm(websiteId: string, formId: string) {
+    if (!isUuid(formId)) return undefined;
+    const [form] = await db
+      .select()
+      .from(contactForms)
+      .where(and(eq(contactForms.id, formId), eq(contactForms.websiteId, websiteId), eq(contactForms.isActive, true)));
+    return form;
+  }
+
+  route.get('/api/public/forms/:formId', { config, schema: { params: Params, response: { 200: successSchema(PublicForm) } } }, async (request) => {
+    const form = await activeForm(request.website!.id, request.params.formId);
+    if (!form) throw new HttpError(404, messages.notFound);
+    const { id, name, description, fields } = form;
+    return ok({ id, name, description, fields });
+  });
+
+  route.post(
+    '/api/public/forms/:formId/submissions',
+    {
+      config,
+      schema: {
+        params: Params,
+        body: z.record(z.string(), z.unknown()).describe('The values by field name (`GET /api/public/forms/{formId}` lists the fields): text, a number, or true for a ticked checkbox.'),
+        response: { 201: successSchema(z.object({ id: z.uuid(), createdAt: z.iso.datetime({ offset: true }) })) },
+      },
+    },
+    async (request, reply) => {
+      const websiteId = request.website!.id;
+      const form = await activeForm(websiteId, request.params.formId);
+      if (!form) throw new HttpError(404, messages.notFound);
+      await enforce(db, reply, [[`form-submit:${request.ip}:${form.id}`, PER_CLIENT], [`form-submit:${form.id}`, PER_FORM]], clock());
+      const checked = checkSubmission(form.fields, request.body);
+      if (Array.isArray(checked)) throw new HttpError(400, messages.validationFailed, undefined, checked);
+      const now = clock();
+      const [row] = await db
+        .insert(contactSubmissions)
+        .values({ id: uuidv7(now.getTime()), websiteId, formId: form.id, values: checked.values, summary: checked.summary, createdAt: now, updatedAt: now, nextAttemptAt: now })
+        .returning({ id: contactSubmissions.id, createdAt: contactSubmissions.createdAt });
+      // Stored: whatever the mail server does now, the submission is kept, and its mail follows.
+      deliveries.kick();
+      reply.status(201);
+      return ok({ id: row!.id, createdAt: row!.createdAt.toISOString() }, { message: request.t(messages.submissionReceived) });
+    },
+  );
+}

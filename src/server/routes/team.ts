@@ -1,0 +1,110 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { messages } from '../../contract/messages';
+import type { RoleInfo } from '../../contract/permissions';
+import { teamMembers, teamRoles as teamRolesEntry, withinRole } from '../../contract/resources/team';
+import { invitationHooks } from '../auth/invitations';
+import type { Authenticated } from '../auth/sessions';
+import type { ServerContext } from '../context';
+import { composeHooks, registerResource, type ResourceHooks, type Tx } from '../crud';
+import { HttpError } from '../http/errors';
+import { isUuid } from '../http/ids';
+import { caller } from '../policy';
+import { teamRoles, users } from '../store/schema';
+
+/** A website's members are the team-member part of the accounts table. */
+const memberRows = eq(users.type, 'teammember');
+
+/** The caller, when they are a team member: only members are held to their own role (owners and admins are not). */
+function memberCalling(request: FastifyRequest): Authenticated | null {
+  const auth = caller(request);
+  return auth.user.type === 'teammember' ? auth : null;
+}
+
+const beyond = () => new HttpError(400, messages.beyondOwnRole);
+
+/** A role of the route's website by its id (null: none, or not this website's: its key will refuse it). */
+async function roleOf(tx: Tx, request: FastifyRequest, id: unknown): Promise<RoleInfo | null> {
+  if (typeof id !== 'string' || !isUuid(id)) return null;
+  const [role] = await tx
+    .select({ permissions: teamRoles.permissions, cmsPermissions: teamRoles.cmsPermissions })
+    .from(teamRoles)
+    .where(and(eq(teamRoles.id, id), eq(teamRoles.websiteId, request.website!.id)));
+  return role ?? null;
+}
+
+/** The row the item path names, as it is before the change; null when there is none (the CRUD answers 404). */
+async function named<T>(tx: Tx, request: FastifyRequest, param: string, read: (tx: Tx, id: string) => Promise<T | undefined>): Promise<T | null> {
+  const id = (request.params as Record<string, string>)[param];
+  return isUuid(id) ? ((await read(tx, id)) ?? null) : null;
+}
+
+/**
+ * No escalation (spec §6 levels): a member who runs the team makes, changes and removes only roles
+ * within their own, and never one above it, even to lower it. Their own role may shrink.
+ */
+const roleRules: ResourceHooks = {
+  beforeCreate(values, { request }) {
+    const member = memberCalling(request);
+    if (member && !withinRole(values as RoleInfo, member.roleInfo)) throw beyond();
+    return values;
+  },
+  async beforeUpdate(changes, { tx, request }) {
+    const member = memberCalling(request);
+    if (!member) return changes;
+    const current = await named(tx, request, 'roleId', (db, id) => roleOf(db, request, id));
+    if (!current) return changes;
+    if (!withinRole(current, member.roleInfo) || !withinRole({ ...current, ...changes } as RoleInfo, member.roleInfo)) throw beyond();
+    return changes;
+  },
+  afterDelete(row, { request }) {
+    const member = memberCalling(request);
+    if (member && !withinRole(row as unknown as RoleInfo, member.roleInfo)) throw beyond();
+  },
+};
+
+/**
+ * Every member is an account of type teammember on the route's website. A member who runs the team
+ * assigns only roles within their own, leaves alone those whose role is above theirs, and cannot
+ * change their own role or status or remove themselves (owners do that).
+ */
+const memberRules: ResourceHooks = {
+  async beforeCreate(values, { tx, request }) {
+    const member = memberCalling(request);
+    const role = member && (await roleOf(tx, request, values.teamRoleId));
+    if (member && role && !withinRole(role, member.roleInfo)) throw beyond();
+    return { ...values, type: 'teammember' };
+  },
+  async beforeUpdate(changes, { tx, request }) {
+    const member = memberCalling(request);
+    if (!member) return changes;
+    const current = await named(tx, request, 'memberId', async (db, id) => {
+      const [row] = await db.select().from(users).where(and(eq(users.id, id), eq(users.websiteId, request.website!.id), memberRows));
+      return row;
+    });
+    if (!current) return changes;
+    const moved = (key: 'teamRoleId' | 'status') => key in changes && changes[key] !== current[key];
+    if (current.id === member.user.id && (moved('teamRoleId') || moved('status'))) throw new HttpError(400, messages.ownTeamStanding);
+    const [before, after] = await Promise.all([roleOf(tx, request, current.teamRoleId), moved('teamRoleId') ? roleOf(tx, request, changes.teamRoleId) : null]);
+    if ((before && !withinRole(before, member.roleInfo)) || (after && !withinRole(after, member.roleInfo))) throw beyond();
+    return changes;
+  },
+  async afterDelete(row, { tx, request }) {
+    const member = memberCalling(request);
+    if (!member) return;
+    if (row.id === member.user.id) throw new HttpError(400, messages.ownTeamStanding);
+    const role = await roleOf(tx, request, row.teamRoleId);
+    if (role && !withinRole(role, member.roleInfo)) throw beyond();
+  },
+};
+
+/**
+ * A website's team (spec §7 Team): roles and members on the generic CRUD, both behind the team
+ * flag. A role's change reaches its members on their next call (the session query joins the role
+ * every time); a member suspended or removed is signed out at once (sessions are revoked, or go
+ * with the account).
+ */
+export async function teamRoutes(app: FastifyInstance, ctx: ServerContext) {
+  registerResource(app, ctx, teamRolesEntry, teamRoles, roleRules);
+  registerResource(app, ctx, teamMembers, users, composeHooks(memberRules, invitationHooks(ctx)), { rows: memberRows });
+}

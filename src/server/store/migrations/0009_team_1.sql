@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "team_roles_website_name_key" ON "team_roles" USING btree ("website_id",lower("name"));

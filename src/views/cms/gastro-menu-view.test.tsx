@@ -1,0 +1,172 @@
+import { msg } from '@lingui/core/macro';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route } from 'wouter';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/request';
+import { toast } from '../../app/feedback';
+import { findRoute } from '../../app/routes';
+import { gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import type { Row } from '../../db/resource-store';
+import { sessionUser } from '../render-screen.test-support';
+import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
+import { GastroMenuView, menuLines, withMenuData } from './gastro-menu-view';
+
+const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
+const MENU = '0190a1b2-0000-7000-8000-00000000b001';
+const uuid = (n: number) => `0190a1b2-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const [STARTERS, MAINS] = [uuid(901), uuid(902)];
+const [GLUTEN, MILK, SESAME] = [uuid(801), uuid(802), uuid(803)];
+
+const dish = (n: number, fields: Record<string, unknown> = {}) =>
+  row({ id: uuid(n), menuId: MENU, position: n, name: `Dish ${n}`, price: 100 * n, currency: 'EUR', categoryId: null, allergenIds: [], available: true, mediaId: null, ...fields });
+
+const seed = (items: Row[]) => ({
+  gastroMenus: [row({ id: MENU, name: 'Summer menu', description: 'From our garden', status: 'published', language: 'de' })],
+  gastroCategories: [row({ id: MAINS, menuId: MENU, position: 1, name: 'Mains' }), row({ id: STARTERS, menuId: MENU, position: 0, name: 'Starters' })],
+  gastroAllergens: [
+    row({ id: GLUTEN, identifier: 'A', name: 'Cereals containing gluten', content: { de: { name: 'Glutenhaltiges Getreide' } } }),
+    row({ id: MILK, identifier: 'G', name: 'Milk and lactose', content: { de: { name: 'Milch und Laktose' } } }),
+    row({ id: SESAME, identifier: null, name: 'Sesame', content: {} }),
+  ],
+  gastroItems: items,
+  media: [],
+});
+
+const menu = () => [
+  dish(1, { name: 'Schnitzel', price: 1490, categoryId: MAINS, allergenIds: [MILK, GLUTEN] }),
+  dish(2, { name: 'Soup', price: 450, categoryId: STARTERS, description: 'Pumpkin', allergenIds: [SESAME] }),
+  dish(3, { name: 'Goulash', price: 1290, categoryId: MAINS, available: false }),
+  dish(4, { name: 'Bread', price: 300, categoryId: null }),
+];
+
+function open(store: ReturnType<typeof fakeStore>['store'], user = sessionUser()) {
+  return renderResourceScreen(
+    <Route path="/cms/:id/gastromenu/:menuId">
+      <GastroMenuView title={msg`Gastronomy menu`} />
+    </Route>,
+    store,
+    { path: `/cms/${SITE}/gastromenu/${MENU}`, user },
+  );
+}
+
+const viewer = () =>
+  sessionUser({ type: 'teammember', role: 'waiter', websiteId: SITE, roleInfo: { permissions: { cms: true, seo: false, team: false, settings: false }, cmsPermissions: { gastro: 'view' } } });
+
+const dishes = () => screen.getAllByRole('button', { name: /^Dish \d{4}$/ });
+
+beforeEach(() => {
+  localStorage.clear();
+  for (const kind of ['success', 'info', 'error'] as const) vi.spyOn(toast, kind).mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  window.scrollTo(0, 0);
+});
+
+describe('the menu view', () => {
+  it('is the route /gastromenu/{menuId}, with its read-ahead', () => {
+    const page = findRoute(`/cms/${SITE}/gastromenu/${MENU}`).page;
+    expect(page?.preload).toBeTypeOf('function');
+    expect(findRoute(`/cms/${SITE}/gastromenu/categories`).path).toBe('/cms/:id/gastromenu/categories');
+  });
+
+  it('reads like the printed menu: categories in order, dishes with prices in the menu’s language, letters, what is not available, the legend', async () => {
+    const { store } = fakeStore(seed(menu()));
+    open(store);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Summer menu' })).toBeDefined();
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['Starters', 'Mains', 'Weitere Speisen', 'Allergeninformation gemäß Codex-Empfehlung']));
+    const menuText = screen.getByRole('article').textContent!;
+    // Each dish under its category, in the dishes' order; one of no category after them.
+    expect(menuText.indexOf('Soup')).toBeLessThan(menuText.indexOf('Schnitzel'));
+    expect(menuText.indexOf('Schnitzel')).toBeLessThan(menuText.indexOf('Goulash'));
+    expect(menuText.indexOf('Goulash')).toBeLessThan(menuText.indexOf('Bread'));
+    expect(screen.getByRole('article').getAttribute('lang')).toBe('de');
+
+    const schnitzel = screen.getByRole('button', { name: 'Schnitzel' });
+    // German amounts and words (the menu's language, not the interface's), the letters in the legend's order.
+    expect(schnitzel.textContent).toMatch(/14,90\s€/);
+    expect(within(schnitzel).getByText('A, G')).toBeDefined();
+    // An allergen without a letter is written out.
+    expect(within(screen.getByRole('button', { name: 'Soup' })).getByText('Sesame')).toBeDefined();
+    expect(within(screen.getByRole('button', { name: 'Goulash' })).getByText('Nicht verfügbar')).toBeDefined();
+
+    const legend = screen.getByRole('region', { name: 'Allergeninformation gemäß Codex-Empfehlung' });
+    expect([...legend.querySelectorAll('dt')].map((term) => term.textContent)).toEqual(['A', 'G']);
+    expect(within(legend).getByText('Glutenhaltiges Getreide')).toBeDefined();
+  });
+
+  it('changes a dish’s availability in two taps, through the store, and shows it at once', async () => {
+    const { store, spies } = fakeStore(seed(menu()));
+    open(store);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Schnitzel' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Schnitzel' });
+    const available = await within(sheet).findByRole('switch', { name: 'Available' });
+    await waitFor(() => expect((available as HTMLInputElement).disabled).toBe(false));
+    fireEvent.click(available);
+
+    await waitFor(() => expect(spies.submit).toHaveBeenCalledWith(expect.objectContaining({ name: gastroItems.name, scopeKey: MENU }), { kind: 'update', id: uuid(1), values: { available: false }, baseVersion: 1 }));
+    await waitFor(() => expect(within(screen.getByRole('button', { name: 'Schnitzel' })).getByText('Nicht verfügbar')).toBeDefined());
+  });
+
+  it('changes a dish’s price from the same sheet, in cents', async () => {
+    const { store, spies } = fakeStore(seed(menu()));
+    open(store);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Soup' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Soup' });
+    const price = await within(sheet).findByLabelText('Price (EUR)');
+    await waitFor(() => expect((price as HTMLInputElement).value).toBe('4.50'));
+    fireEvent.change(price, { target: { value: '5,20' } });
+    fireEvent.click(within(sheet).getByRole('button', { name: 'Save price' }));
+
+    await waitFor(() => expect(spies.submit).toHaveBeenCalledWith(expect.anything(), { kind: 'update', id: uuid(2), values: { price: 520 }, baseVersion: 1 }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Soup' }).textContent).toMatch(/5,20\s€/));
+  });
+
+  it('shows a member who may only view the menu without anything to change', async () => {
+    const { store } = fakeStore(seed(menu()));
+    open(store, viewer());
+
+    expect(await screen.findByText('Schnitzel')).toBeDefined();
+    expect(screen.queryByRole('button', { name: 'Schnitzel' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Add dish' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit menu and order' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeDefined();
+  });
+
+  it('has only the dishes in view of a menu of 2,000 in the page, and all of them when it is printed', async () => {
+    const many = Array.from({ length: 2000 }, (_, index) => dish(index + 1, { name: `Dish ${String(index + 1).padStart(4, '0')}`, position: index }));
+    const { store } = fakeStore(seed(many));
+    open(store);
+
+    await screen.findByRole('button', { name: 'Dish 0001' });
+    expect(dishes().length).toBeLessThan(60);
+
+    act(() => void window.dispatchEvent(new Event('beforeprint')));
+    expect(dishes()).toHaveLength(2000);
+    act(() => void window.dispatchEvent(new Event('afterprint')));
+    await waitFor(() => expect(dishes().length).toBeLessThan(60));
+  });
+
+  it('says “No menu data returned from server” when the menu is answered without it', async () => {
+    const { store, spies } = fakeStore(seed(menu()));
+    spies.fetchRecord.mockRejectedValue(new ApiError('Failed to load food menus', 200));
+    open(store);
+    expect((await screen.findByRole('alert')).textContent).toContain('No menu data returned from server');
+
+    // Only for the menu, and only for an answer without it: a refusal keeps the server's words.
+    const refused = withMenuData({ ...store, fetchRecord: () => Promise.reject(new ApiError('Not found', 404)) });
+    await expect(refused.fetchRecord(gastroMenus, MENU)).rejects.toThrow('Not found');
+  });
+});
+
+describe('menuLines', () => {
+  it('leaves out empty categories and heads the dishes of none only when there are categories', () => {
+    const categories = [row({ id: STARTERS, name: 'Starters' }), row({ id: MAINS, name: 'Mains' })];
+    const lines = menuLines([dish(1, { categoryId: MAINS }), dish(2)], categories, 'More dishes');
+    expect(lines.map((line) => (line.kind === 'category' ? `# ${line.name}` : line.row.name))).toEqual(['# Mains', 'Dish 1', '# More dishes', 'Dish 2']);
+    expect(menuLines([dish(2)], [], 'More dishes').map((line) => line.kind)).toEqual(['dish']);
+  });
+});

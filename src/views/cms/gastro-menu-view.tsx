@@ -1,0 +1,418 @@
+import { i18n as appI18n, setupI18n, type I18n, type Messages } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useActorRef, useSelector } from '@xstate/react';
+import { CloudUpload, FolderTree, ListChecks, Pencil, Plus, Printer } from 'lucide-react';
+import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import { Link, useParams } from 'wouter';
+import { ApiError } from '../../api/request';
+import type { PageProps } from '../../app/routes';
+import { useSession } from '../../app/session';
+import { Button } from '../../components/form/button';
+import buttonStyles from '../../components/form/form.module.css';
+import { formatMoney } from '../../components/intl-formats';
+import { INTERFACE_LANGUAGES } from '../../contract/languages';
+import { messages } from '../../contract/messages';
+import { allows } from '../../contract/permissions';
+import { inScope, titleOf } from '../../contract/resource';
+import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { prefetchList, readAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
+import { resourceStore } from '../../db/store';
+import { SYNCED_EVENT } from '../../db/sync-messages';
+import { editorMachine } from '../../machines/editor.machine';
+import { initialListQuery, listMachine } from '../../machines/list.machine';
+import { storeActors } from '../../machines/store-actors';
+import { BackLink } from '../resource/back-link';
+import { OfflineNote } from '../resource/offline-note';
+import resourceStyles from '../resource/resource.module.css';
+import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
+import { useRefreshOnSync } from '../resource/use-list-page';
+import { useListPage } from '../resource/use-list-page';
+import { useScopedResources } from '../resource/use-scoped-resource';
+import { useWindowRows } from '../resource/use-window-rows';
+import { allergenName, legendQuery } from './gastro-allergens';
+import { QuickEdit } from './gastro-quick-edit';
+import styles from './gastro.module.css';
+
+// Spec §2 /cms/{id}/gastromenu/{menuId}: the menu as it is printed, in the menu's own language.
+
+const RESOURCES = [gastroMenus, gastroItems, gastroCategories, gastroAllergens] as const;
+const ROUTE_SCOPE = { websiteId: 'id' };
+/** Beyond this many lines (dishes and headings) only those in view are in the page; printing puts all in. */
+const LONG_MENU = 120;
+
+/**
+ * The store with spec §8's own words for a menu read that is answered without the menu (a
+ * success without data): "No menu data returned from server".
+ */
+export function withMenuData(store: ResourceStore): ResourceStore {
+  return {
+    ...store,
+    async fetchRecord(resource, id, signal) {
+      try {
+        return await store.fetchRecord(resource, id, signal);
+      } catch (error) {
+        const answered = error instanceof ApiError && error.status >= 200 && error.status < 300;
+        if (resource.name === gastroMenus.name && answered) throw new ApiError(appI18n._(messages.noMenuData), error.status, error.details);
+        throw error;
+      }
+    },
+  };
+}
+
+/** Each language's catalog made once: a menu printed in a language other than the interface's. */
+const catalogs = new Map<string, Promise<I18n>>();
+
+/**
+ * The words printed on the menu (the legend's heading, "not available") in the menu's language
+ * when the app has a catalog for it, else in the interface's.
+ */
+function usePrintedWords(language: string): I18n {
+  const { i18n } = useLingui();
+  const wanted = language !== i18n.locale && (INTERFACE_LANGUAGES as readonly string[]).includes(language) ? language : null;
+  const [loaded, setLoaded] = useState<{ language: string; i18n: I18n } | null>(null);
+  useEffect(() => {
+    if (!wanted) return;
+    let live = true;
+    let catalog = catalogs.get(wanted);
+    if (!catalog) {
+      catalog = import(`../../locales/${wanted}/messages.ts`).then(({ messages: words }: { messages: Messages }) => setupI18n({ locale: wanted, messages: { [wanted]: words } }));
+      catalogs.set(wanted, catalog);
+    }
+    catalog.then(
+      (made) => live && setLoaded({ language: wanted, i18n: made }),
+      () => catalogs.delete(wanted),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return wanted && loaded?.language === wanted ? loaded.i18n : i18n;
+}
+
+/**
+ * Whether the page is being printed: then every line is in the page, not only those in view. The
+ * browser says so before it lays the page out for print; flushSync renders before it does.
+ */
+function usePrinting(): [boolean, () => void] {
+  const [printing, setPrinting] = useState(false);
+  useEffect(() => {
+    const before = () => flushSync(() => setPrinting(true));
+    const after = () => setPrinting(false);
+    const media = window.matchMedia?.('print');
+    const change = (event: MediaQueryListEvent) => (event.matches ? before() : after());
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    media?.addEventListener?.('change', change);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+      media?.removeEventListener?.('change', change);
+    };
+  }, []);
+  const print = useCallback(() => {
+    flushSync(() => setPrinting(true));
+    window.print();
+  }, []);
+  return [printing, print];
+}
+
+type Line = { kind: 'category'; key: string; name: string; description: string } | { kind: 'dish'; key: string; row: Row };
+
+const dishLines = (rows: readonly Row[]): Line[] => rows.map((row) => ({ kind: 'dish', key: row.id, row }));
+
+/**
+ * The menu as lines: each category in its order with its dishes in theirs (dishes keep one order
+ * across the menu), empty categories left out; dishes of no category (or of one not known here)
+ * after them, under "More dishes" when there are categories at all.
+ */
+export function menuLines(items: readonly Row[], categories: readonly Row[], more: string): Line[] {
+  const known = new Set(categories.map((category) => category.id));
+  const byCategory = new Map<string | null, Row[]>();
+  for (const item of items) {
+    const category = typeof item.categoryId === 'string' && known.has(item.categoryId) ? item.categoryId : null;
+    byCategory.set(category, [...(byCategory.get(category) ?? []), item]);
+  }
+  const lines: Line[] = categories.flatMap((category) => {
+    const rows = byCategory.get(category.id);
+    if (!rows) return [];
+    return [{ kind: 'category' as const, key: `category ${category.id}`, name: String(category.name), description: String(category.description ?? '') }, ...dishLines(rows)];
+  });
+  const rest = byCategory.get(null) ?? [];
+  if (rest.length > 0 && lines.length > 0) lines.push({ kind: 'category', key: 'category none', name: more, description: '' });
+  return [...lines, ...dishLines(rest)];
+}
+
+/** /cms/{id}/gastromenu/{menuId} on the app's data layer; its dishes are asked for while the app still loads. */
+export const GastroMenuPage = Object.assign(
+  function GastroMenuPage({ title }: PageProps) {
+    return (
+      <ResourceStoreProvider store={resourceStore}>
+        <GastroMenuView title={title} />
+      </ResourceStoreProvider>
+    );
+  },
+  {
+    prefetch(params: Readonly<Record<string, string | undefined>>) {
+      if (!params.menuId) return;
+      const items = inScope(gastroItems, { menuId: params.menuId });
+      prefetchList(resourceStore, items, initialListQuery(items));
+    },
+  },
+);
+
+/**
+ * The menu as it is printed (spec §2): its categories in order, each dish with its price in the
+ * menu's language and currency, its allergen letters and whether it is available, then the
+ * allergen legend. Only the lines in view are in the page (a menu of 2,000 dishes); printing puts
+ * all of them in, and prints nothing of the app around the menu. Who may edit taps a dish for its
+ * price and availability; everyone else reads.
+ */
+export function GastroMenuView({ title }: PageProps) {
+  const { t, i18n } = useLingui();
+  const store = useResourceStore();
+  const { user } = useSession();
+  const { id = '', menuId = '' } = useParams<{ id: string; menuId: string }>();
+  const [menus, items, categories, allergens] = useScopedResources(RESOURCES, ROUTE_SCOPE) as unknown as [typeof gastroMenus, typeof gastroItems, typeof gastroCategories, typeof gastroAllergens];
+  const base = `/cms/${id}/gastromenu`;
+
+  // The menu itself, read as a record page reads its record: this device's copy first.
+  const menuMachine = useMemo(() => editorMachine.provide({ actors: storeActors(withMenuData(store)) }), [store]);
+  const menuActor = useActorRef(menuMachine, { input: { resource: menus, id: menuId, blank: {} } });
+  const menu = useSelector(menuActor, (snapshot) => snapshot.context.loaded);
+  const menuError = useSelector(menuActor, (snapshot) => snapshot.context.loadError);
+  const reloadMenu = useCallback(() => menuActor.send({ type: menuError ? 'record.reload' : 'record.refresh' }), [menuActor, menuError]);
+  useEffect(() => {
+    window.addEventListener(SYNCED_EVENT, reloadMenu);
+    return () => window.removeEventListener(SYNCED_EVENT, reloadMenu);
+  }, [reloadMenu]);
+
+  // Its dishes, all of them in one page (an ordered list), read as every list is.
+  const [ahead] = useState(() => readAhead(store, items, initialListQuery(items)));
+  const itemsMachine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
+  const itemsActor = useActorRef(itemsMachine, { input: { resource: items } });
+  useRefreshOnSync(itemsActor);
+  const page = useSelector(itemsActor, (snapshot) => snapshot.context.page);
+  const cachedAt = useSelector(itemsActor, (snapshot) => (snapshot.matches({ data: 'loading' }) ? null : snapshot.context.cachedAt));
+  const itemsFailed = useSelector(itemsActor, (snapshot) => snapshot.matches({ data: 'failed' }));
+  const itemsError = useSelector(itemsActor, (snapshot) => snapshot.context.error);
+  const categoryRows = useListPage(categories, {})?.items;
+  const legend = useListPage(allergens, legendQuery(allergens))?.items;
+
+  // A dish saved from the sheet shows at once, without reading 2,000 dishes again; the next page read has it anyway.
+  const [patched, setPatched] = useState<{ page: ListPage<Row> | null; rows: ReadonlyMap<string, Row> }>({ page: null, rows: new Map() });
+  const dishes = useMemo(() => {
+    const over = patched.page === page ? patched.rows : null;
+    return (page?.items ?? []).map((row) => over?.get(row.id) ?? row);
+  }, [page, patched]);
+  const patch = (row: Row) => setPatched((before) => ({ page, rows: new Map(before.page === page ? before.rows : []).set(row.id, row) }));
+
+  const language = String(menu?.language ?? i18n.locale);
+  const printed = usePrintedWords(language);
+  const more = printed._(msg`More dishes`);
+  const lines = useMemo(() => menuLines(dishes, categoryRows ?? [], more), [dishes, categoryRows, more]);
+  const byId = useMemo(() => new Map((legend ?? []).map((row) => [row.id, row])), [legend]);
+  const lettered = (legend ?? []).filter((row) => typeof row.identifier === 'string' && row.identifier !== '');
+
+  const may = {
+    edit: allows(items.access.update, user),
+    add: allows(items.access.create, user),
+    editMenu: allows(menus.access.update, user),
+  };
+  const [open, setOpen] = useState<string | null>(null);
+  const opened = open ? dishes.find((row) => row.id === open) : undefined;
+
+  const [printing, print] = usePrinting();
+  const long = lines.length > LONG_MENU && !printing;
+  const { ref: linesRef, virtualizer, rows: placedRows, height } = useWindowRows<HTMLDivElement>({
+    count: lines.length,
+    estimate: (index) => (lines[index]?.kind === 'category' ? 64 : 76),
+    key: (index) => lines[index]?.key ?? String(index),
+    enabled: long,
+  });
+  const shownLines = long ? placedRows : lines.map((_, index) => ({ index, top: undefined as number | undefined }));
+
+  const titleId = useId();
+  const legendId = useId();
+  const name = menu ? titleOf(menus, menu) : i18n._(title);
+
+  return (
+    <section className={`${resourceStyles.page} ${styles.view}`} aria-labelledby={titleId}>
+      <div className={styles.chrome}>
+        <BackLink href={base}>
+          <Trans>All food menus</Trans>
+        </BackLink>
+        <nav className={styles.toolbar} aria-label={t`Menu tools`}>
+          {may.add && (
+            <Link href={`${base}/${menuId}/items/new`} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
+              <Plus aria-hidden size={18} />
+              <Trans>Add dish</Trans>
+            </Link>
+          )}
+          {may.editMenu && (
+            <Link href={`${base}/edit/${menuId}`} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+              <Pencil aria-hidden size={18} />
+              <Trans>Edit menu and order</Trans>
+            </Link>
+          )}
+          <Link href={`${base}/${menuId}/categories`} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+            <FolderTree aria-hidden size={18} />
+            <Trans>Categories</Trans>
+          </Link>
+          <Link href={`${base}/${menuId}/allergens`} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+            <ListChecks aria-hidden size={18} />
+            <Trans>Allergens</Trans>
+          </Link>
+          <Button variant="secondary" onClick={print}>
+            <Printer aria-hidden size={18} />
+            <Trans>Print</Trans>
+          </Button>
+        </nav>
+        {cachedAt !== null && (
+          <p className={resourceStyles.age} role="status">
+            <OfflineNote since={cachedAt} />
+          </p>
+        )}
+        {menuError && !menu && (
+          <div className={resourceStyles.problem} role="alert">
+            <p className={resourceStyles.problemText}>{menuError}</p>
+            <Button variant="secondary" onClick={reloadMenu}>
+              <Trans>Try again</Trans>
+            </Button>
+          </div>
+        )}
+        {itemsFailed && (
+          <div className={resourceStyles.problem} role="alert">
+            <p className={resourceStyles.problemText}>{itemsError}</p>
+            <Button variant="secondary" onClick={() => itemsActor.send({ type: 'list.refresh' })}>
+              <Trans>Try again</Trans>
+            </Button>
+          </div>
+        )}
+      </div>
+
+      <article className={styles.menu} lang={language}>
+        <h1 id={titleId} className={styles.menuTitle}>
+          {name}
+        </h1>
+        {menu?.description ? <p className={styles.menuDescription}>{String(menu.description)}</p> : null}
+        {!page && !itemsFailed && (
+          <p className={`${resourceStyles.muted} ${styles.screenOnly}`} aria-busy="true">
+            <Trans>Loading…</Trans>
+          </p>
+        )}
+        {page && lines.length === 0 && (
+          <p className={`${resourceStyles.muted} ${styles.screenOnly}`}>
+            <Trans>No dishes yet.</Trans>
+          </p>
+        )}
+        <div ref={linesRef} className={long ? styles.placedLines : styles.lines} style={long ? { height } : undefined}>
+          {shownLines.map(({ index, top }) => {
+            const line = lines[index]!;
+            const place = top === undefined ? {} : { ref: virtualizer.measureElement, 'data-index': index, style: { top } };
+            if (line.kind === 'category') {
+              return (
+                <div key={line.key} className={`${styles.line} ${styles.categoryLine} ${top === undefined ? '' : styles.placed}`} {...place}>
+                  <h2 className={styles.category}>{line.name}</h2>
+                  {line.description && <p className={styles.categoryDescription}>{line.description}</p>}
+                </div>
+              );
+            }
+            return (
+              <div key={line.key} className={`${styles.line} ${top === undefined ? '' : styles.placed}`} {...place}>
+                <Dish
+                  row={line.row}
+                  language={language}
+                  letters={lettersOf(line.row, byId, language)}
+                  unavailable={printed._(msg`Not available`)}
+                  onOpen={may.edit ? () => setOpen(line.row.id) : undefined}
+                />
+              </div>
+            );
+          })}
+        </div>
+        {lettered.length > 0 && (
+          <section className={styles.legend} aria-labelledby={legendId}>
+            <h2 id={legendId} className={styles.legendTitle}>
+              {printed._(msg`Allergen information according to the Codex recommendation`)}
+            </h2>
+            <dl className={styles.legendList}>
+              {lettered.map((row) => (
+                <div key={row.id} className={styles.legendEntry}>
+                  <dt>{String(row.identifier)}</dt>
+                  <dd>{allergenName(row, language)}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        )}
+      </article>
+
+      {opened && (
+        <QuickEdit item={opened} resource={items} editHref={`${base}/${menuId}/items/edit/${opened.id}`} onClose={() => setOpen(null)} onSaved={patch} />
+      )}
+    </section>
+  );
+}
+
+/** A dish's allergens as the menu prints them: their letters (a name where one has none), in the legend's order. */
+function lettersOf(row: Row, byId: ReadonlyMap<string, Row>, language: string): string {
+  const ids = Array.isArray(row.allergenIds) ? (row.allergenIds as string[]) : [];
+  const order = [...byId.keys()];
+  return ids
+    .map((allergenId) => byId.get(allergenId))
+    .filter((allergen): allergen is Row => allergen !== undefined)
+    .toSorted((a, b) => order.indexOf(a.id) - order.indexOf(b.id))
+    .map((allergen) => (typeof allergen.identifier === 'string' && allergen.identifier ? allergen.identifier : allergenName(allergen, language)))
+    .join(', ');
+}
+
+interface DishProps {
+  row: Row;
+  language: string;
+  letters: string;
+  /** "Not available", in the menu's language. */
+  unavailable: string;
+  /** Who may edit opens the dish's price and availability; without it the dish is only read. */
+  onOpen?: () => void;
+}
+
+function Dish({ row, language, letters, unavailable, onOpen }: DishProps) {
+  const { t } = useLingui();
+  const nameId = useId();
+  const detailsId = useId();
+  const available = row.available !== false;
+  const price = typeof row.price === 'number' ? formatMoney(row.price, String(row.currency ?? 'EUR'), language) : '';
+  const content: ReactNode = (
+    <>
+      <span className={styles.dishHead}>
+        <span id={nameId} className={styles.dishName}>
+          {String(row.name)}
+        </span>
+        <span className={styles.leader} aria-hidden />
+        <span className={styles.price}>{price}</span>
+      </span>
+      <span id={detailsId} className={styles.dishDetails}>
+        {row.description ? <span className={styles.description}>{String(row.description)}</span> : null}
+        {letters && <span className={styles.letters}>{letters}</span>}
+        {!available && <span className={styles.unavailable}>{unavailable}</span>}
+        {onOpen && <span className={styles.hint}>{price ? t`${price} · Change price or availability` : t`Change price or availability`}</span>}
+      </span>
+      {row.pending && (
+        <span className={`${resourceStyles.pending} ${styles.screenOnly}`}>
+          <CloudUpload aria-hidden size={14} />
+          <Trans>Not synced yet</Trans>
+        </span>
+      )}
+    </>
+  );
+  const className = `${styles.dish} ${available ? '' : styles.soldOut}`;
+  return onOpen ? (
+    <button type="button" className={className} aria-labelledby={nameId} aria-describedby={detailsId} onClick={onOpen}>
+      {content}
+    </button>
+  ) : (
+    <div className={className}>{content}</div>
+  );
+}
