@@ -106,6 +106,12 @@ describe('a session the server rejected', () => {
     expect(await db.outbox.count()).toBe(1);
   });
 
+  it('starts a sign-in from an empty cache: what a late answer of the last session wrote is not shown', async () => {
+    await db.records.put({ resource: 'websites', id: 'w-1', row: { _id: 'w-1' } } as never);
+    saveSession('tok-4', USER);
+    await vi.waitFor(async () => expect(await db.records.count()).toBe(0));
+  });
+
   it('never sends them with another user’s token: that user’s sign-in drops them', async () => {
     saveSession('tok-1', USER);
     await unsent();

@@ -253,9 +253,14 @@ export async function clearLocalData(keepUnsentOf?: string): Promise<void> {
   });
 }
 
-/** At sign-in: another user's unsent changes are dropped, never sent with this user's token. */
+/**
+ * At sign-in: another user's unsent changes are dropped, never sent with this user's token; and
+ * the cache starts empty, so nothing a request of the last session wrote after its logout (a
+ * slow list answer arriving late) is shown to this one.
+ */
 export async function claimUnsent(userId: string): Promise<void> {
-  await db.transaction('rw', [db.outbox, db.files, db.meta], async () => {
+  await db.transaction('rw', [db.cache, db.records, db.outbox, db.files, db.meta], async () => {
+    await Promise.all([db.cache.clear(), db.records.clear()]);
     const owner = await db.meta.get('unsentOwner');
     if (owner?.key !== 'unsentOwner') return;
     if (owner.userId !== userId) await Promise.all([db.outbox.clear(), db.files.clear()]);
