@@ -9,6 +9,7 @@ import { toSessionUser } from '../src/api/user';
 import { buildApp } from '../src/server/app';
 import { firstStart } from '../src/server/store/first-start';
 import { openStore, type Store } from '../src/server/store/open';
+import { gastroCategories, gastroItems, gastroMenus, websites } from '../src/server/store/schema';
 import { memoryMailer, testAppConfig } from '../tests/support/app';
 import { tokenFor } from '../tests/support/auth';
 import { chromiumLaunchOptions } from '../tests/support/chromium';
@@ -196,7 +197,35 @@ export interface BrowserBench {
   signedIn: (context: BrowserContext) => Promise<unknown>;
   /** The name of the first category the list screens show. */
   firstCategory: string;
+  /** A food menu of the demo website with 2,000 dishes in 20 categories, and its first dish's name. */
+  menu: { websiteId: string; menuId: string; firstDish: string };
   close(): Promise<void>;
+}
+
+/** A restaurant's big menu (issue 12: "a menu of 2,000 items stays smooth") in the demo website. */
+async function seedMenu(store: Store): Promise<BrowserBench['menu']> {
+  const [site] = await store.db.select({ id: websites.id }).from(websites).limit(1);
+  if (!site) throw new Error('the demo data has no website for the menu');
+  const websiteId = site.id;
+  const [menu] = await store.db.insert(gastroMenus).values({ websiteId, name: 'Bench menu', status: 'published' }).returning({ id: gastroMenus.id });
+  const menuId = menu!.id;
+  const categories = await store.db
+    .insert(gastroCategories)
+    .values(Array.from({ length: 20 }, (_, position) => ({ websiteId, menuId, name: `Category ${position + 1}`, position })))
+    .returning({ id: gastroCategories.id });
+  const firstDish = 'First dish of the bench';
+  await store.db.insert(gastroItems).values(
+    Array.from({ length: 2000 }, (_, position) => ({
+      websiteId,
+      menuId,
+      name: position === 0 ? firstDish : `Dish ${position + 1}`,
+      description: 'Tomatoes, mozzarella, basil and a little olive oil',
+      price: 500 + (position % 40) * 25,
+      categoryId: categories[Math.floor(position / 100)]!.id,
+      position,
+    })),
+  );
+  return { websiteId, menuId, firstDish };
 }
 
 async function listen(app: FastifyInstance): Promise<string> {
@@ -227,6 +256,7 @@ export async function startBrowserBench(): Promise<BrowserBench> {
       firstStart({ adminEmail: 'first@bench.test', adminPassword: 'bench-first-admin', demo: true }, () => undefined),
     );
     const admin = await seedUser(store, { type: 'admin', email: 'bench@bench.test', username: 'bench', password: 'bench-password' });
+    const menu = await seedMenu(store);
     const token = await tokenFor(store, admin.id);
     const serve = async (clientDir: string) => {
       // Both share one store: closing the app must not close it (close() does that once).
@@ -250,6 +280,7 @@ export async function startBrowserBench(): Promise<BrowserBench> {
       app: { url: appUrl },
       floor: { url: floorUrl },
       firstCategory,
+      menu,
       signedIn: (context) =>
         context.addInitScript(`localStorage.setItem('auth_token', ${JSON.stringify(token)}); localStorage.setItem('auth_user', ${JSON.stringify(user)});`),
       close,

@@ -44,7 +44,7 @@ const where = (profile: Profile) => (profile === 'phone' ? 'phone' : 'loopback')
 let bench: BrowserBench | null = null;
 await section('pages in Chromium: bytes and time to visible', ['browser'], async () => {
   bench = await startBrowserBench();
-  const { browser, app, floor, signedIn, firstCategory } = bench;
+  const { browser, app, floor, signedIn, firstCategory, menu } = bench;
   const login = { url: `${app.url}/login`, marker: { selector: 'input[type=password]' }, worker: true };
   const floorLogin = { url: `${floor.url}/`, marker: { selector: 'input[type=password]' } };
   const rowsMarker = { selector: 'td', text: firstCategory };
@@ -73,6 +73,20 @@ await section('pages in Chromium: bytes and time to visible', ['browser'], async
   const listPhone = await sample('cold list phone', samples, () => cold(browser, list, 'phone'));
   const floorListPhone = await sample('cold floorList phone', samples, () => cold(browser, floorList, 'phone'));
   out.push({ name: 'list rows visible after sign-in, cold, phone', unit: 'ms', ours: listPhone.visibleMs, floor: floorListPhone.visibleMs });
+
+  // Issue 12's restaurant menu: 2,000 dishes in 20 categories, until its first dish shows.
+  const dishMarker = { selector: 'span', text: menu.firstDish };
+  const menuView = { url: `${app.url}/cms/${menu.websiteId}/gastromenu/${menu.menuId}`, marker: dishMarker, prepare: signedIn, worker: true };
+  const floorMenu = { url: `${floor.url}/menu.html?menu=${menu.menuId}`, marker: dishMarker, prepare: signedIn };
+  const menuCold = await sample('cold menu loopback', samples, () => cold(browser, menuView, 'loopback'));
+  const floorMenuCold = await sample('cold floorMenu loopback', samples, () => cold(browser, floorMenu, 'loopback'));
+  out.push({ name: 'food menu of 2,000 dishes visible after sign-in, cold, loopback', unit: 'ms', ours: menuCold.visibleMs, floor: floorMenuCold.visibleMs });
+  const menuPhone = await sample('cold menu phone', samples, () => cold(browser, menuView, 'phone'));
+  const floorMenuPhone = await sample('cold floorMenu phone', samples, () => cold(browser, floorMenu, 'phone'));
+  out.push({ name: 'food menu of 2,000 dishes visible after sign-in, cold, phone', unit: 'ms', ours: menuPhone.visibleMs, floor: floorMenuPhone.visibleMs });
+  const menuWarmPhone = await sample('warm menu phone', samples, () => warm(browser, menuView, 'phone'));
+  const floorMenuWarmPhone = await sample('warm floorMenu phone', samples, () => warm(browser, floorMenu, 'phone'));
+  out.push({ name: 'cached food menu of 2,000 dishes visible, warm (service worker), phone', unit: 'ms', ours: menuWarmPhone.visibleMs, floor: floorMenuWarmPhone.visibleMs });
 
   // The floor pages have no service worker: their second visit is a warm HTTP cache.
   for (const profile of ['loopback', 'phone'] as const) {
