@@ -70,8 +70,8 @@ export function formDeliveries({ store, clock, secret, allowPrivate, log, interv
       .returning();
   }
 
-  /** One claimed submission, mailed; true when its website's server took it. */
-  async function deliver(submission: typeof contactSubmissions.$inferSelect): Promise<boolean> {
+  /** A form with what its mails need: its website's server, template and owner's language. */
+  async function formOf(websiteId: string, formId: string) {
     const [found] = await db
       .select({ form: contactForms, smtp: smtpSettings, template: mailTemplates, language: users.language })
       .from(contactForms)
@@ -79,7 +79,13 @@ export function formDeliveries({ store, clock, secret, allowPrivate, log, interv
       .innerJoin(websites, eq(websites.id, contactForms.websiteId))
       .innerJoin(users, eq(users.id, websites.ownerId))
       .leftJoin(mailTemplates, eq(mailTemplates.websiteId, contactForms.websiteId))
-      .where(and(eq(contactForms.id, submission.formId), eq(contactForms.websiteId, submission.websiteId)));
+      .where(and(eq(contactForms.id, formId), eq(contactForms.websiteId, websiteId)));
+    return found;
+  }
+  type FormFacts = Awaited<ReturnType<typeof formOf>>;
+
+  /** One claimed submission, mailed; true when its website's server took it. */
+  async function deliver(submission: typeof contactSubmissions.$inferSelect, found: FormFacts): Promise<boolean> {
     if (!found) return false;
     // The default template speaks the website owner's language; its placeholders are the template's own.
     const t = translator(toInterfaceLanguage(found.language));
@@ -100,11 +106,14 @@ export function formDeliveries({ store, clock, secret, allowPrivate, log, interv
     for (;;) {
       const now = clock();
       const claimed = await claim(now);
+      // A burst of one form's submissions reads the form and its settings once per batch, not per mail.
+      const forms = new Map<string, Promise<FormFacts>>();
       for (const submission of claimed) {
         const mine = and(eq(contactSubmissions.id, submission.id), eq(contactSubmissions.claimedUntil, submission.claimedUntil!));
         let sent = false;
         try {
-          sent = await deliver(submission);
+          if (!forms.has(submission.formId)) forms.set(submission.formId, formOf(submission.websiteId, submission.formId));
+          sent = await deliver(submission, await forms.get(submission.formId)!);
         } catch (error) {
           log.warn({ err: error, submission: submission.id, attempts: submission.mailAttempts }, 'a contact form mail was not sent; it is tried again later');
         }

@@ -12,7 +12,7 @@ import { messages } from '../../contract/messages';
 import { buildApp } from '../app';
 import { decryptSecret } from '../auth/encryption';
 import { translator } from '../http/i18n';
-import { retryDelay } from '../mail/form-deliveries';
+import { formDeliveries, retryDelay } from '../mail/form-deliveries';
 import type { Store } from '../store/open';
 import { contactSubmissions, smtpSettings } from '../store/schema';
 
@@ -120,6 +120,7 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
       ],
     });
   const stored = (id: string) => store.db.select().from(contactSubmissions).where(eq(contactSubmissions.id, id)).then((rows) => rows[0]!);
+  const pending = () => store.db.select().from(contactSubmissions).where(eq(contactSubmissions.mailStatus, 'pending'));
 
   beforeAll(async () => {
     mail = await startMailServer();
@@ -242,7 +243,7 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
       expect((await send('ownerA', 'POST', `${smtpOf(cast.site.A)}/test`, {})).json().data).toEqual({ to: 'owner-a@example.test' });
     });
 
-    it('answer every failure of the test alike: a wrong password, a closed port, no settings', async () => {
+    it('answer every failure of the test alike (a wrong password, a closed port, no settings), and only ten tries in ten minutes', async () => {
       const site = cast.site.B;
       expect((await send('ownerB', 'POST', `${smtpOf(site)}/test`, {})).json().message).toBe(messages.smtpNotConfigured.message);
       const saved = await send('ownerB', 'PUT', smtpOf(site), smtpBody({ password: 'wrong password' }));
@@ -257,6 +258,11 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
       expect(refused.statusCode).toBe(422);
       expect(refused.json()).toEqual({ success: false, message: FAILED_TEST });
       expect((await send('ownerB', 'DELETE', smtpOf(site), undefined, 2)).statusCode).toBe(200);
+      // Tried too often, a host and port are not scanned through it: ten tries in ten minutes, then 429.
+      const tries: number[] = [];
+      for (let n = 0; n < 10; n++) tries.push((await send('ownerB', 'POST', `${smtpOf(site)}/test`, {})).statusCode);
+      expect(new Set(tries)).toEqual(new Set([400, 429]));
+      expect(tries.indexOf(429)).toBe(tries.lastIndexOf(400) + 1);
     });
   });
 
@@ -394,7 +400,7 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
     it('are kept while the mail server is down, and mailed once when it is back', async () => {
       const form = await contactForm();
       // The mails of the tests before have gone: only this one is waiting after the server's fall.
-      await until(async () => (await store.db.select().from(contactSubmissions).where(eq(contactSubmissions.mailStatus, 'pending'))).length === 0, 'earlier mails to go');
+      await until(async () => (await pending()).length === 0, 'earlier mails to go');
       const port = mail.port;
       await mail.close();
       const res = await submit(form._id, valid);
@@ -416,6 +422,42 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
       expect(mail.mails).toHaveLength(1);
       expect(mail.mails[0]!.to).toEqual(['inbox@example.test']);
       expect(await stored(id)).toMatchObject({ mailStatus: 'sent', mailAttempts: 2 });
+    });
+
+    it('go once each however many senders share the store: a claimed mail is its sender’s', async () => {
+      const form = await contactForm();
+      await until(async () => (await pending()).length === 0, 'earlier mails to go');
+      const port = mail.port;
+      await mail.close();
+      for (let n = 0; n < 8; n++) expect((await submit(form._id, valid)).statusCode).toBe(201);
+      await until(async () => (await pending()).every((row) => row.mailAttempts === 1 && row.claimedUntil === null), 'the first attempts to fail');
+
+      mail = await startMailServer(port);
+      // Two more instances of the server beside the app's own, all due at once.
+      const others = [1, 2].map(() => formDeliveries({ store, clock: () => new Date(Date.now() + ahead), secret: SECRET, allowPrivate: true, log: app.log }));
+      ahead += retryDelay(1) + 1_000;
+      for (const other of others) other.kick();
+      await until(async () => (await pending()).length === 0, 'the mails to go');
+      await Promise.all(others.map((other) => other.stop()));
+      expect(mail.mails).toHaveLength(8);
+    });
+
+    it('go at once, not at their retry, when the mail settings are saved after a failed attempt', async () => {
+      const form = await contactForm();
+      await until(async () => (await pending()).length === 0, 'earlier mails to go');
+      const port = mail.port;
+      await mail.close();
+      const { id } = (await submit(form._id, valid)).json().data as { id: string };
+      await until(async () => (await stored(id)).mailAttempts === 1 && (await stored(id)).claimedUntil === null, 'the first attempt to fail');
+      expect((await stored(id)).nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + ahead);
+
+      mail = await startMailServer(port);
+      const { version } = data(await send('ownerA', 'GET', smtpOf(cast.site.A))) as { version: number };
+      const fixed = await send('ownerA', 'PUT', smtpOf(cast.site.A), { fromName: 'Trattoria Roma' }, version);
+      expect(fixed.statusCode, fixed.body).toBe(200);
+      await until(async () => (await stored(id)).mailStatus === 'sent', 'the waiting mail to go');
+      expect(mail.mails).toHaveLength(1);
+      expect(mail.mails[0]!.raw).toContain('From: Trattoria Roma <site@example.test>');
     });
 
     it('wait for a website without mail settings, and go once settings are saved', async () => {

@@ -14,6 +14,7 @@ import { enforce } from '../http/rate-limit';
 import { ok } from '../http/reply';
 import type { FormDeliveries } from '../mail/form-deliveries';
 import { contactForms, contactSubmissions } from '../store/schema';
+import { openToWebsites } from './public';
 
 // The delivery API's side of contact forms (under /api/public, like routes/public.ts): a website
 // reads a form's fields to show it, and posts what its visitor typed with its key in X-API-Key.
@@ -37,19 +38,8 @@ export async function formSubmissionRoutes(app: FastifyInstance, { store, clock,
   // The entry's create policy: a website's key, never a session (contract createdBy 'visitor').
   const config = { policy: submissionEntry.access.create, cors: false } as const;
 
-  // Websites post from their visitors' browsers, on their own origins: the key is what is
-  // checked, and no cookie or session rides along, so any origin may (as routes/public.ts).
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
-  });
-  app.options('/api/public/forms/:formId/submissions', { config: { policy: 'public', cors: false }, schema: { hide: true } }, (_request, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'POST')
-      .header('access-control-allow-headers', 'X-API-Key, Content-Type, Accept-Language')
-      .header('access-control-max-age', '86400')
-      .send(),
-  );
+  // Websites post from their visitors' browsers, on their own origins (routes/public.ts answers the preflight).
+  app.addHook('onRequest', openToWebsites);
 
   /** The website's form by its id, while it takes submissions; another website's is unknown. */
   async function activeForm(websiteId: string, formId: string) {

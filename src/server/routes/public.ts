@@ -184,23 +184,28 @@ const categoryOfPost = and(eq(postCategories.id, posts.categoryId), eq(postCateg
 const coverOfPost = pictureOf(posts.coverMediaId, posts.websiteId);
 const postOf = <R extends { publishedAt: Date; cover: ImageRow | null }>(row: R) => ({ ...row, publishedAt: row.publishedAt.toISOString(), cover: row.cover && image(row.cover) });
 
+/**
+ * Any website may call the delivery API from a browser: the key, not the origin, is what is
+ * checked, and no cookie or session rides along. Only its routes say so (an onRequest hook of their
+ * plugins, in place of helmet's same-origin resource policy); the 401 of a bad key is readable too,
+ * so a website can tell why it got nothing.
+ */
+export async function openToWebsites(_request: FastifyRequest, reply: FastifyReply) {
+  reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
+}
+
 export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
   const db = store.db;
   const route = app.withTypeProvider<ZodTypeProvider>();
   const config = { policy: 'apiKey', cors: false } as const;
 
-  // Any website may call from a browser: the key, not the origin, is what is checked, and no
-  // cookie or session rides along. Only these routes say so (this plugin's own hook, in place of
-  // helmet's same-origin resource policy); the 401 of a bad key is readable too, so a website can
-  // tell why it got nothing.
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
-  });
+  app.addHook('onRequest', openToWebsites);
+  // One preflight for the whole delivery API, a contact form's submission (routes/form-submissions.ts) included.
   app.options('/api/public/*', { config: { policy: 'public', cors: false }, schema: { hide: true } }, (_request, reply) =>
     reply
       .code(204)
-      .header('access-control-allow-methods', 'GET, HEAD')
-      .header('access-control-allow-headers', 'X-API-Key, If-None-Match')
+      .header('access-control-allow-methods', 'GET, HEAD, POST')
+      .header('access-control-allow-headers', 'X-API-Key, If-None-Match, Content-Type, Accept-Language')
       .header('access-control-max-age', '86400')
       .send(),
   );
