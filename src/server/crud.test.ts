@@ -126,6 +126,11 @@ describe.each(storeKinds)('resources over CRUD (%s)', (kind) => {
     expect(german.json().errors).toContainEqual({ path: 'body.name', message: de(messages.required) });
     expect(german.json().errors.map((e: { path: string }) => e.path)).toContain('body.categoryId');
     expect(de(messages.required)).not.toBe(messages.required.message);
+    // A field left out is required (not Zod's "expected string, received undefined"); one of the wrong type is not.
+    const nameless = await send('POST', '/api/categories', { payload: { description: 'x' }, headers: { 'accept-language': 'de' } });
+    expect(nameless.json().errors).toEqual([{ path: 'body.name', message: de(messages.required) }]);
+    const numbered = await send('POST', '/api/categories', { payload: { name: 5 } });
+    expect(numbered.json().errors).toEqual([{ path: 'body.name', message: expect.not.stringMatching(messages.required.message) }]);
 
     const language = await send('POST', '/api/languages', { payload: { name: 'Klingon', code: 'Klingon!' } });
     expect(language.json().errors).toEqual([{ path: 'body.code', message: messages.languageCodeFormat.message }]);

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, getTableName, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '../contract/envelope';
@@ -121,9 +121,6 @@ const paramsSchema = (path: string) => {
 
 /** Two paths Fastify cannot tell apart: the same segments, whatever their parameters are called. */
 const sameShape = (a: string, b: string) => a.replace(/:\w+/g, ':') === b.replace(/:\w+/g, ':');
-
-/** The catalogue's messages by id: a schema's rule names its message by id. */
-const catalogued = new Map(Object.values(messages).map((descriptor) => [descriptor.id, descriptor]));
 
 /** The row count a table's triggers keep (store/schema/counts.ts). */
 const keptCount = prepared((db) =>
@@ -337,7 +334,8 @@ export function registerResource(
   async function parentFound(request: FastifyRequest): Promise<void> {
     if (!parent) return;
     const { websiteId, [parent.param]: parentId } = scope(request).values as Values;
-    if (parentId === undefined) return;
+    // A path without its website had the guard find the website through this very parent (config above): it exists, and is of it.
+    if (parentId === undefined || (request.params as Params)[resource.websiteParam!] === undefined) return;
     const parentColumns = getTableColumns(parentTable!) as Record<string, PgColumn>;
     const [found] = await db
       .select({ id: parentColumns.id! })
@@ -577,17 +575,11 @@ export function registerResource(
     route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse, 201: entityResponse } } }, async (request, reply) => {
       const [existing] = await db.select({ id: column('id') }).from(table).where(itemWhere(request));
       if (existing) return update(request, reply);
-      // The first save makes the record, so it must hold what a create needs: a required field left out is a field error, not a 500.
-      const made = resource.create.safeParse(request.body);
-      if (!made.success) {
-        const given = (path: PropertyKey[]) => path.reduce<unknown>((value, key) => (value as Values | undefined)?.[key as string], request.body) !== undefined;
-        const problems = made.error.issues.map((issue) => ({
-          path: ['body', ...issue.path].join('.'),
-          message: catalogued.get(issue.message) ?? (issue.code === 'invalid_type' && !given(issue.path) ? messages.required : messages.invalidValue),
-        }));
-        throw new HttpError(400, messages.validationFailed, undefined, problems);
-      }
-      request.body = made.data;
+      // The first save makes the record, so it must hold what a create needs: checked by the
+      // validator every route's body goes through, its failure answered as theirs are (http/errors.ts).
+      const made = request.validateInput(request.body, resource.create) as unknown as { value: Values } | { error: FastifySchemaValidationError[] };
+      if ('error' in made) throw Object.assign(new Error('body validation failed'), { statusCode: 400, validation: made.error, validationContext: 'body' });
+      request.body = made.value;
       return create(request, reply);
     });
   } else {

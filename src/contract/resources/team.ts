@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { Email, LanguageCodeSchema, PersonName } from '../auth';
 import { messages } from '../messages';
-import { CMS_MODULES, levelAtLeast, RoleInfoSchema, type RoleInfo } from '../permissions';
+import { RoleInfoSchema, type RoleInfo } from '../permissions';
 import { defineResource } from '../resource';
 import { AccountStatus } from './accounts';
 
@@ -60,14 +60,3 @@ export const teamMembers = defineResource({
   unique: ['email'],
   references: { teamRoleId: 'teamRoles' },
 });
-
-/**
- * Whether a role grants nothing beyond `holder`'s (no escalation): every flag it sets the holder
- * has, and every module's level is at most the holder's. A member who runs the team may hand out,
- * change and take away only what they hold themselves; owners are not held to it.
- */
-export function withinRole(grant: RoleInfo, holder: RoleInfo | null): boolean {
-  const flags = Object.entries(grant.permissions) as [keyof RoleInfo['permissions'], boolean][];
-  if (flags.some(([flag, on]) => on && !holder?.permissions[flag])) return false;
-  return CMS_MODULES.every((module) => levelAtLeast(holder?.cmsPermissions[module] ?? 'none', grant.cmsPermissions[module] ?? 'none'));
-}

@@ -41,13 +41,18 @@ const byCode: Record<string, { status: number; message: MessageDescriptor }> = {
   FST_PROTO_VIOLATION: { status: 400, message: messages.badRequest },
 };
 
+const catalogIds = new Set(Object.values(messages).map((descriptor) => descriptor.id));
+
 function validationErrors(request: FastifyRequest, error: FastifyError): FieldError[] {
   if (!hasZodFastifySchemaValidationErrors(error)) return [];
+  const part = { body: request.body, querystring: request.query, params: request.params, headers: request.headers }[error.validationContext ?? 'body'];
   return error.validation.map((v) => {
     const path = v.instancePath.split('/').filter(Boolean);
     const issue = { ...v.params, code: v.keyword, message: v.message ?? '', path };
+    // A field left out is required, unless its schema names its own message (Zod would say "expected string, received undefined").
+    const left = v.keyword === 'invalid_type' && !catalogIds.has(issue.message) && path.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], part) === undefined;
     // The failing part (body, querystring, params) leads the path, so `body.email` is unambiguous.
-    return { path: [error.validationContext, ...path].filter(Boolean).join('.'), message: translateIssue(request.lang, issue) };
+    return { path: [error.validationContext, ...path].filter(Boolean).join('.'), message: left ? request.t(messages.required) : translateIssue(request.lang, issue) };
   });
 }
 

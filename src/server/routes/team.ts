@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { messages } from '../../contract/messages';
-import type { RoleInfo } from '../../contract/permissions';
-import { teamMembers, teamRoles as teamRolesEntry, withinRole } from '../../contract/resources/team';
+import { CMS_MODULES, levelAtLeast, type RoleInfo } from '../../contract/permissions';
+import { teamMembers, teamRoles as teamRolesEntry } from '../../contract/resources/team';
 import { invitationHooks } from '../auth/invitations';
 import type { Authenticated } from '../auth/sessions';
 import type { ServerContext } from '../context';
@@ -21,7 +21,20 @@ function memberCalling(request: FastifyRequest): Authenticated | null {
   return auth.user.type === 'teammember' ? auth : null;
 }
 
-const beyond = () => new HttpError(400, messages.beyondOwnRole);
+/**
+ * Whether a role grants nothing beyond `holder`'s: every flag it sets the holder has, and every
+ * module's level is at most the holder's.
+ */
+function withinRole(grant: RoleInfo, holder: RoleInfo | null): boolean {
+  const flags = Object.entries(grant.permissions) as [keyof RoleInfo['permissions'], boolean][];
+  if (flags.some(([flag, on]) => on && !holder?.permissions[flag])) return false;
+  return CMS_MODULES.every((module) => levelAtLeast(holder?.cmsPermissions[module] ?? 'none', grant.cmsPermissions[module] ?? 'none'));
+}
+
+/** No escalation: a member who runs the team touches only roles within their own (null: no role, nothing to hold to). */
+function holdWithin(member: Authenticated | null, ...roles: (RoleInfo | null)[]): void {
+  if (member && roles.some((role) => role && !withinRole(role, member.roleInfo))) throw new HttpError(400, messages.beyondOwnRole);
+}
 
 /** A role of the route's website by its id (null: none, or not this website's: its key will refuse it). */
 async function roleOf(tx: Tx, request: FastifyRequest, id: unknown): Promise<RoleInfo | null> {
@@ -33,11 +46,8 @@ async function roleOf(tx: Tx, request: FastifyRequest, id: unknown): Promise<Rol
   return role ?? null;
 }
 
-/** The row the item path names, as it is before the change; null when there is none (the CRUD answers 404). */
-async function named<T>(tx: Tx, request: FastifyRequest, param: string, read: (tx: Tx, id: string) => Promise<T | undefined>): Promise<T | null> {
-  const id = (request.params as Record<string, string>)[param];
-  return isUuid(id) ? ((await read(tx, id)) ?? null) : null;
-}
+/** The id the item path names: a UUID by the time a hook runs (the CRUD answers 404 to any other). */
+const itemId = (request: FastifyRequest, param: string) => (request.params as Record<string, string>)[param]!;
 
 /**
  * No escalation (spec §6 levels): a member who runs the team makes, changes and removes only roles
@@ -45,21 +55,19 @@ async function named<T>(tx: Tx, request: FastifyRequest, param: string, read: (t
  */
 const roleRules: ResourceHooks = {
   beforeCreate(values, { request }) {
-    const member = memberCalling(request);
-    if (member && !withinRole(values as RoleInfo, member.roleInfo)) throw beyond();
+    holdWithin(memberCalling(request), values as RoleInfo);
     return values;
   },
   async beforeUpdate(changes, { tx, request }) {
     const member = memberCalling(request);
     if (!member) return changes;
-    const current = await named(tx, request, 'roleId', (db, id) => roleOf(db, request, id));
-    if (!current) return changes;
-    if (!withinRole(current, member.roleInfo) || !withinRole({ ...current, ...changes } as RoleInfo, member.roleInfo)) throw beyond();
+    // The role as it is before the change; none: the CRUD answers 404.
+    const current = await roleOf(tx, request, itemId(request, 'roleId'));
+    if (current) holdWithin(member, current, { ...current, ...changes } as RoleInfo);
     return changes;
   },
   afterDelete(row, { request }) {
-    const member = memberCalling(request);
-    if (member && !withinRole(row as unknown as RoleInfo, member.roleInfo)) throw beyond();
+    holdWithin(memberCalling(request), row as unknown as RoleInfo);
   },
 };
 
@@ -71,30 +79,27 @@ const roleRules: ResourceHooks = {
 const memberRules: ResourceHooks = {
   async beforeCreate(values, { tx, request }) {
     const member = memberCalling(request);
-    const role = member && (await roleOf(tx, request, values.teamRoleId));
-    if (member && role && !withinRole(role, member.roleInfo)) throw beyond();
+    if (member) holdWithin(member, await roleOf(tx, request, values.teamRoleId));
     return { ...values, type: 'teammember' };
   },
   async beforeUpdate(changes, { tx, request }) {
     const member = memberCalling(request);
     if (!member) return changes;
-    const current = await named(tx, request, 'memberId', async (db, id) => {
-      const [row] = await db.select().from(users).where(and(eq(users.id, id), eq(users.websiteId, request.website!.id), memberRows));
-      return row;
-    });
+    const [current] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, itemId(request, 'memberId')), eq(users.websiteId, request.website!.id), memberRows));
     if (!current) return changes;
     const moved = (key: 'teamRoleId' | 'status') => key in changes && changes[key] !== current[key];
     if (current.id === member.user.id && (moved('teamRoleId') || moved('status'))) throw new HttpError(400, messages.ownTeamStanding);
-    const [before, after] = await Promise.all([roleOf(tx, request, current.teamRoleId), moved('teamRoleId') ? roleOf(tx, request, changes.teamRoleId) : null]);
-    if ((before && !withinRole(before, member.roleInfo)) || (after && !withinRole(after, member.roleInfo))) throw beyond();
+    holdWithin(member, ...(await Promise.all([roleOf(tx, request, current.teamRoleId), moved('teamRoleId') ? roleOf(tx, request, changes.teamRoleId) : null])));
     return changes;
   },
   async afterDelete(row, { tx, request }) {
     const member = memberCalling(request);
     if (!member) return;
     if (row.id === member.user.id) throw new HttpError(400, messages.ownTeamStanding);
-    const role = await roleOf(tx, request, row.teamRoleId);
-    if (role && !withinRole(role, member.roleInfo)) throw beyond();
+    holdWithin(member, await roleOf(tx, request, row.teamRoleId));
   },
 };
 

@@ -22,6 +22,19 @@ const NONE = { cms: false, seo: false, team: false, settings: false };
 const member = (roleInfo: RoleInfo) => sessionUser({ type: 'teammember', role: 'Some role', websiteId: SITE, roleInfo });
 const owner = sessionUser({ type: 'user', role: null });
 
+/** The owner's form for a new role, over an empty store: its spies tell what it sent. */
+function renderNewRoleForm() {
+  const { store, spies } = fakeStore({ teamRoles: [] });
+  renderResourceScreen(
+    <Route path="/cms/:id/team/roles/add">
+      <ResourceFormPage screen={rolesScreen} title={msg`Add team role`} id={null} />
+    </Route>,
+    store,
+    { path: `/cms/${SITE}/team/roles/add`, user: owner },
+  );
+  return spies;
+}
+
 beforeEach(() => {
   localStorage.clear();
   for (const kind of ['success', 'info', 'error'] as const) vi.spyOn(toast, kind).mockImplementation(() => {});
@@ -86,14 +99,7 @@ describe('the team screens', () => {
   });
 
   it('edits a role’s flags and a level per CMS module, sent as the whole role', async () => {
-    const { store, spies } = fakeStore({ teamRoles: [] });
-    renderResourceScreen(
-      <Route path="/cms/:id/team/roles/add">
-        <ResourceFormPage screen={rolesScreen} title={msg`Add team role`} id={null} />
-      </Route>,
-      store,
-      { path: `/cms/${SITE}/team/roles/add`, user: owner },
-    );
+    const spies = renderNewRoleForm();
 
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Editors' } });
     fireEvent.click(screen.getByLabelText('Content (CMS)'));
@@ -122,14 +128,7 @@ describe('the team screens', () => {
   });
 
   it('refuses the name “admin” in the form, as the server would', async () => {
-    const { store, spies } = fakeStore({ teamRoles: [] });
-    renderResourceScreen(
-      <Route path="/cms/:id/team/roles/add">
-        <ResourceFormPage screen={rolesScreen} title={msg`Add team role`} id={null} />
-      </Route>,
-      store,
-      { path: `/cms/${SITE}/team/roles/add`, user: owner },
-    );
+    const spies = renderNewRoleForm();
     fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Admin' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(/kept for administrators/)).toBeDefined();
