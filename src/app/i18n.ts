@@ -8,6 +8,11 @@ import type { InterfaceLanguage } from '../contract/languages';
 let catalog: 'boot' | 'messages' = 'boot';
 let latest: Promise<void> = Promise.resolve();
 
+/** One language's compiled catalog, loaded on demand: its first screen's (`boot`) or all its messages. */
+export function catalogOf(locale: InterfaceLanguage, which: 'boot' | 'messages' = 'messages'): Promise<Messages> {
+  return import(`../locales/${locale}/${which}.ts`).then((module: { messages: Messages }) => module.messages);
+}
+
 /**
  * Loads one language's compiled catalog on demand, so a user downloads only the language they
  * use; `all`: every message at once (a signed-in start, which skips the sign-in screens).
@@ -15,7 +20,7 @@ let latest: Promise<void> = Promise.resolve();
 export function activateLanguage(locale: InterfaceLanguage, { all = false }: { all?: boolean } = {}): Promise<void> {
   if (all) catalog = 'messages';
   const wanted = catalog;
-  latest = import(`../locales/${locale}/${wanted}.ts`).then(({ messages }: { messages: Messages }) => {
+  latest = catalogOf(locale, wanted).then((messages) => {
     // Lingui merges what it loads into what the locale has: a boot catalog arriving late removes nothing.
     i18n.loadAndActivate({ locale, messages });
     document.documentElement.lang = locale;

@@ -2,13 +2,14 @@ import { i18n } from '@lingui/core';
 import { outboxEntry } from '../api/mutations';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
+import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { DEFAULT_PAGE_SIZE, parentIdOf, titleOf, type QueryOf, type Resource } from '../contract/resource';
 import { db, stillCreating, type CachedPage, type CachedRecord, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
-import { applyChange, applyToPage, cacheKey, canonicalQuery, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
+import { applyChange, applyToPage, canonicalQuery, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
@@ -60,26 +61,39 @@ async function prunePages(resource: string): Promise<void> {
   if (excess.length) await db.cache.bulkDelete(excess.map((page) => page.key));
 }
 
+/** A page of a list as the device keeps it, under its query's key. */
+function listPage(resource: Resource, query: Record<string, string | number>, ids: string[], pagination: Pagination, fetchedAt: number): CachedPage {
+  return { key: pageKey(resource, query), resource: resource.name, query, ids, pagination, fetchedAt };
+}
+
+/** Keeps a page the server answered and its rows, inside the caller's transaction; the rows as the device now holds them. */
+async function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<WireRow[]> {
+  const held = await writeFetched(resource, rows, page.fetchedAt);
+  await db.cache.put(page);
+  await prunePages(resource.name);
+  return held;
+}
+
 /**
  * The page of a list never fetched whose parent this device made and has not sent (a menu made
  * offline): the server holds none of its children yet, so it is empty, and shows what was made
  * here on it. Null for any other list: what it holds is unknown.
  */
-async function pageOfNewParent(resource: Resource, query: Record<string, unknown>): Promise<CachedPage | null> {
+async function pageOfNewParent(resource: Resource, canonical: Record<string, string | number>): Promise<CachedPage | null> {
   const parentId = parentIdOf(resource);
   if (!parentId || !resource.parent) return null;
   const made = (await entityEntries(resource.parent.resource, parentId)).find((entry) => entry.kind === 'create');
   if (!made) return null;
-  const canonical = canonicalQuery(resource, query);
   const pagination = { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: Number(canonical.limit ?? DEFAULT_PAGE_SIZE) };
-  return { key: pageKey(resource, canonical), resource: resource.name, query: canonical, ids: [], pagination, fetchedAt: made.createdAt };
+  return listPage(resource, canonical, [], pagination, made.createdAt);
 }
 
 /** The page as this device shows it, or null when it is not cached or one of its rows is missing or broken. */
 async function readPage<R extends Resource>(resource: R, query: Record<string, unknown>): Promise<Cached<ListPage<Row<R>>> | null> {
-  const key = cacheKey(resource, query);
+  const canonical = canonicalQuery(resource, query);
+  const key = pageKey(resource, canonical);
   const read = await db.transaction('r', [db.cache, db.records, db.outbox], async () => {
-    const page = (await db.cache.get(key)) ?? (await pageOfNewParent(resource, query));
+    const page = (await db.cache.get(key)) ?? (await pageOfNewParent(resource, canonical));
     if (!page) return null;
     const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
     const entries = await scopedEntries(resource);
@@ -161,20 +175,9 @@ export async function accept(resource: Resource, entity: WireRow): Promise<void>
 export async function keepList(resource: Resource, query: Record<string, unknown>, rows: readonly WireRow[]): Promise<void> {
   const canonical = canonicalQuery(resource, query);
   const limit = Number(canonical.limit ?? DEFAULT_PAGE_SIZE);
-  const fetchedAt = Date.now();
-  const page: CachedPage = {
-    key: pageKey(resource, canonical),
-    resource: resource.name,
-    query: canonical,
-    ids: rows.slice(0, limit).map((row) => row._id),
-    pagination: { currentPage: 1, totalPages: Math.max(1, Math.ceil(rows.length / limit)), totalItems: rows.length, itemsPerPage: limit },
-    fetchedAt,
-  };
-  await db.transaction('rw', [db.cache, db.records], async () => {
-    await writeFetched(resource, rows, fetchedAt);
-    await db.cache.put(page);
-    await prunePages(resource.name);
-  });
+  const pagination = { currentPage: 1, totalPages: Math.max(1, Math.ceil(rows.length / limit)), totalItems: rows.length, itemsPerPage: limit };
+  const page = listPage(resource, canonical, rows.slice(0, limit).map((row) => row._id), pagination, Date.now());
+  await db.transaction('rw', [db.cache, db.records], () => keepPage(resource, page, rows));
 }
 
 /** The row the server answered, as the screen that made the change should now show it. */
@@ -223,25 +226,10 @@ export const resourceStore: ResourceStore = {
   async fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal) {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
-    const fetchedAt = Date.now();
-    const canonical = canonicalQuery(resource, query as Record<string, unknown>);
-    const page: CachedPage = {
-      key: pageKey(resource, canonical),
-      resource: resource.name,
-      query: canonical,
-      ids: rows.map((row) => row._id),
-      pagination,
-      fetchedAt,
-    };
+    const page = listPage(resource, canonicalQuery(resource, query as Record<string, unknown>), rows.map((row) => row._id), pagination, Date.now());
     // One transaction stores the page and reads back what the device shows of it (a newer row it
     // holds, its pending changes): the rows appear as soon as that is done, on a phone too.
-    const stored = () =>
-      db.transaction('rw', [db.cache, db.records, db.outbox], async () => {
-        const held = await writeFetched(resource, rows, fetchedAt);
-        await db.cache.put(page);
-        await prunePages(resource.name);
-        return [held, await scopedEntries(resource)] as const;
-      });
+    const stored = () => db.transaction('rw', [db.cache, db.records, db.outbox], async () => [await keepPage(resource, page, rows), await scopedEntries(resource)] as const);
     if (stillCreating()) {
       // A first visit: nothing on the device to lay over the rows; they show now, and are kept once it is ready.
       void stored().catch(() => undefined);

@@ -109,7 +109,7 @@ export function localChanges(entries: readonly OutboxEntry[]): Map<string, Local
 export function pendingOrder(resource: Resource, entries: readonly OutboxEntry[]): string[] | undefined {
   if (!resource.order) return undefined;
   const entry = entries.findLast((held) => held.kind === 'reorder' && held.entityId === `order:${resource.scopeKey}` && held.status !== 'failed');
-  const ids = Object.values(entry?.body ?? {})[0];
+  const ids = entry?.body?.[resource.order.field];
   return Array.isArray(ids) ? ids.map(String) : undefined;
 }
 
@@ -202,7 +202,8 @@ export function applyToPage<R extends Resource>(resource: R, { page, rows, chang
   }
   const pagination = paginate(page.pagination, Math.max(0, total));
   if (!ordered) return { items: [...added, ...items], pagination };
-  const rank = new Map((order ?? []).map((id, index) => [id, index]));
+  if (!order) return { items: [...items, ...added], pagination };
+  const rank = new Map(order.map((id, index) => [id, index]));
   // Rows the order does not name (made after it) stay after those it does, as they were.
   const rankOf = (row: Row<R>) => rank.get(row.id) ?? rank.size;
   return { items: [...items, ...added].toSorted((a, b) => rankOf(a) - rankOf(b)), pagination };

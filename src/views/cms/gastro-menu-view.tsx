@@ -1,4 +1,4 @@
-import { i18n as appI18n, setupI18n, type I18n, type Messages } from '@lingui/core';
+import { i18n as appI18n, setupI18n, type I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
@@ -7,12 +7,13 @@ import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from
 import { flushSync } from 'react-dom';
 import { Link, useParams } from 'wouter';
 import { ApiError } from '../../api/request';
+import { catalogOf } from '../../app/i18n';
 import type { PageProps } from '../../app/routes';
 import { useSession } from '../../app/session';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { formatMoney } from '../../components/intl-formats';
-import { INTERFACE_LANGUAGES } from '../../contract/languages';
+import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../contract/languages';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
 import { inScope, titleOf } from '../../contract/resource';
@@ -27,8 +28,7 @@ import { BackLink } from '../resource/back-link';
 import { OfflineNote } from '../resource/offline-note';
 import resourceStyles from '../resource/resource.module.css';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
-import { useRefreshOnSync } from '../resource/use-list-page';
-import { useListPage } from '../resource/use-list-page';
+import { useListPage, useRefreshOnSync } from '../resource/use-list-page';
 import { useScopedResources } from '../resource/use-scoped-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { allergenName, legendQuery } from './gastro-allergens';
@@ -62,7 +62,7 @@ export function withMenuData(store: ResourceStore): ResourceStore {
 }
 
 /** Each language's catalog made once: a menu printed in a language other than the interface's. */
-const catalogs = new Map<string, Promise<I18n>>();
+const catalogs = new Map<InterfaceLanguage, Promise<I18n>>();
 
 /**
  * The words printed on the menu (the legend's heading, "not available") in the menu's language
@@ -70,14 +70,14 @@ const catalogs = new Map<string, Promise<I18n>>();
  */
 function usePrintedWords(language: string): I18n {
   const { i18n } = useLingui();
-  const wanted = language !== i18n.locale && (INTERFACE_LANGUAGES as readonly string[]).includes(language) ? language : null;
+  const wanted = language !== i18n.locale && (INTERFACE_LANGUAGES as readonly string[]).includes(language) ? (language as InterfaceLanguage) : null;
   const [loaded, setLoaded] = useState<{ language: string; i18n: I18n } | null>(null);
   useEffect(() => {
     if (!wanted) return;
     let live = true;
     let catalog = catalogs.get(wanted);
     if (!catalog) {
-      catalog = import(`../../locales/${wanted}/messages.ts`).then(({ messages: words }: { messages: Messages }) => setupI18n({ locale: wanted, messages: { [wanted]: words } }));
+      catalog = catalogOf(wanted).then((words) => setupI18n({ locale: wanted, messages: { [wanted]: words } }));
       catalogs.set(wanted, catalog);
     }
     catalog.then(

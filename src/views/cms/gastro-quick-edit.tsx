@@ -12,7 +12,8 @@ import type { Row } from '../../db/resource-store';
 import { editedFields, editorMachine } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
 import resourceStyles from '../resource/resource.module.css';
-import { MoneyInput } from '../resource/service-fields';
+import { MoneyField } from '../resource/money-field';
+import { ConflictAlert } from '../resource/resource-form';
 import { useResourceStore } from '../resource/store-context';
 import styles from './gastro.module.css';
 
@@ -82,19 +83,7 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
   return (
     <form className={resourceStyles.form} onSubmit={submit} noValidate>
       {context.error && !conflict && <FormAlert>{context.error}</FormAlert>}
-      {conflict && (
-        <div className={resourceStyles.conflict} role="alert">
-          <p className={resourceStyles.conflictTitle}>{context.error}</p>
-          <div className={resourceStyles.actions}>
-            <Button variant="secondary" onClick={() => actor.send({ type: 'conflict.takeTheirs' })}>
-              <Trans>Take theirs</Trans>
-            </Button>
-            <Button onClick={() => actor.send({ type: 'conflict.keepMine' })}>
-              <Trans>Keep mine</Trans>
-            </Button>
-          </div>
-        </div>
-      )}
+      {conflict && <ConflictAlert actor={actor} />}
       <label className={styles.switch}>
         <input
           type="checkbox"
@@ -111,12 +100,7 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
         </span>
       </label>
       <fieldset className={resourceStyles.fields} disabled={locked}>
-        <MoneyInput
-          label={t`Price (${currency})`}
-          value={typeof values.price === 'number' || (typeof values.price === 'string' && values.price !== '') ? values.price : undefined}
-          error={errorOf('price')}
-          onChange={(amount) => change('price', amount ?? '')}
-        />
+        <MoneyField label={t`Price (${currency})`} value={values.price} error={errorOf('price')} onChange={(value) => change('price', value)} />
       </fieldset>
       <div className={resourceStyles.actions}>
         <Link href={editHref} className={styles.toolLink}>

@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Camera, ImageUp, TriangleAlert } from 'lucide-react';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
@@ -33,6 +32,7 @@ import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
 import { useListPage, useRefreshOnSync } from '../resource/use-list-page';
 import { useScopedResource } from '../resource/use-scoped-resource';
+import { useWindowRows } from '../resource/use-window-rows';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { CmsBackLink } from './cms-back-link';
 import { MediaDetails, MediaTile, QueuedDetails, QueuedTile, SendingTile, type Sending } from './media-tiles';
@@ -155,8 +155,14 @@ export function MediaLibrary({ title }: PageProps) {
     setRound((n) => n + 1);
   }, [actor]);
   useEffect(() => {
-    if (!deleting) setRound((n) => n + 1);
-  }, [deleting]);
+    let was = false;
+    const subscription = actor.subscribe((snapshot) => {
+      const now = snapshot.matches({ deletion: 'deleting' });
+      if (was && !now) setRound((n) => n + 1);
+      was = now;
+    });
+    return () => subscription.unsubscribe();
+  }, [actor]);
 
   // The header's search box drives the search; the page's own controls the rest.
   const controls = useMemo<ListControls>(
@@ -232,33 +238,32 @@ export function MediaLibrary({ title }: PageProps) {
     return (page === 1 ? first?.items : pages?.get(page))?.[index % PAGE_SIZE];
   };
 
-  const grid = useRef<HTMLDivElement>(null);
+  // Rows of tiles, as many to a row as the grid's width holds; where the grid starts on the page
+  // (below a warning, a refusal) is measured by useWindowRows.
   const [width, setWidth] = useState(0);
-  const [offset, setOffset] = useState(0);
+  const columns = Math.max(2, Math.floor((width + GAP) / (MIN_TILE + GAP)));
+  const tileSize = width > 0 ? (width - GAP * (columns - 1)) / columns : MIN_TILE;
+  const rowHeight = tileSize + CAPTION + GAP;
+  const { ref: grid, virtualizer, rows, height } = useWindowRows<HTMLDivElement>({
+    count: Math.ceil(count / columns),
+    estimate: () => rowHeight,
+    key: String,
+    overscan: 3,
+    enabled: true,
+  });
   useLayoutEffect(() => {
     const element = grid.current;
     if (!element) return;
-    // Where the grid starts moves with what shows above it (a warning, a refusal): the section's size says when.
+    // Rows are never measured, only estimated: a new width places them all again.
     const measure = () => {
       setWidth(element.clientWidth);
-      setOffset(Math.round(element.getBoundingClientRect().top + window.scrollY));
+      virtualizer.measure();
     };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(element);
-    if (element.parentElement) observer.observe(element.parentElement);
     return () => observer.disconnect();
-  }, []);
-  const columns = Math.max(2, Math.floor((width + GAP) / (MIN_TILE + GAP)));
-  const tileSize = width > 0 ? (width - GAP * (columns - 1)) / columns : MIN_TILE;
-  const rowHeight = tileSize + CAPTION + GAP;
-  // Its functions change on every render by design; this component renders them as they are.
-  // oxlint-disable-next-line react/incompatible-library
-  const virtualizer = useWindowVirtualizer({ count: Math.ceil(count / columns), estimateSize: () => rowHeight, overscan: 3, scrollMargin: offset });
-  useEffect(() => {
-    virtualizer.measure();
-  }, [virtualizer, rowHeight]);
-  const rows = virtualizer.getVirtualItems();
+  }, [grid, virtualizer]);
 
   // The pages past the first that the rows in view (and the few around them) show.
   const wanted = [
@@ -412,13 +417,13 @@ export function MediaLibrary({ title }: PageProps) {
         <PageReader key={`${queryKey} ${page} ${round}`} query={{ ...query, page }} onPage={onPage} />
       ))}
 
-      <div ref={grid} className={styles.grid} role="list" aria-label={t`Files`} aria-busy={loading || undefined} style={{ height: virtualizer.getTotalSize() }}>
+      <div ref={grid} className={styles.grid} role="list" aria-label={t`Files`} aria-busy={loading || undefined} style={{ height }}>
         {rows.map((row) => (
           <div
             key={row.key}
             role="none"
             className={styles.row}
-            style={{ transform: `translateY(${row.start - offset}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GAP, height: rowHeight - GAP }}
+            style={{ transform: `translateY(${row.top}px)`, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GAP, height: rowHeight - GAP }}
           >
             {Array.from({ length: columns }, (_, column) => row.index * columns + column)
               .filter((index) => index < count)

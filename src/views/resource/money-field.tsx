@@ -1,12 +1,12 @@
 import type { FieldInputProps } from './field-kinds';
-import type { Field } from './screen';
 import { MoneyInput } from './service-fields';
 
 /**
  * An amount in cents (a dish's price), typed in the currency's unit. Empty (a new record's, or
  * emptied) it is no amount: the form's check asks for one rather than saving a price nobody typed.
+ * A form's `money` field, and any editor of one amount (a dish's quick edit).
  */
-export function MoneyField({ label, value, error, onChange }: FieldInputProps<Field & { kind: 'money' }>) {
+export function MoneyField({ label, value, error, onChange }: Pick<FieldInputProps, 'label' | 'value' | 'error' | 'onChange'>) {
   return (
     <MoneyInput
       label={label}

@@ -105,7 +105,6 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
   const snapshot = useSelector(actor, (state) => state);
   const { context } = snapshot;
   const { errorOf } = useFieldErrors(context.fieldErrors);
-  const conflictId = useId();
 
   const loading = snapshot.matches('loading');
   const saving = snapshot.matches('saving');
@@ -159,7 +158,6 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
     );
   }
 
-  const theirs = context.current;
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       {offline && (
@@ -168,39 +166,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
         </p>
       )}
       {context.error && !conflict && <FormAlert>{context.error}</FormAlert>}
-      {conflict && theirs && (
-        <section className={styles.conflict} role="alert" aria-labelledby={conflictId}>
-          <h3 id={conflictId} className={styles.conflictTitle}>
-            {context.error}
-          </h3>
-          <dl className={styles.conflictList}>
-            {fields
-              .filter((spec) => shown(theirs[spec.name]) !== shown(context.values[spec.name]))
-              .map((spec) => {
-                const theirValue = shown(theirs[spec.name]);
-                const yourValue = shown(context.values[spec.name]);
-                return (
-                  <div key={spec.name}>
-                    <dt>{i18n._(spec.label)}</dt>
-                    <dd>
-                      <Trans>
-                        Theirs: {theirValue} · Yours: {yourValue}
-                      </Trans>
-                    </dd>
-                  </div>
-                );
-              })}
-          </dl>
-          <div className={styles.actions}>
-            <Button variant="secondary" onClick={() => actor.send({ type: 'conflict.takeTheirs' })}>
-              <Trans>Take theirs</Trans>
-            </Button>
-            <Button onClick={() => actor.send({ type: 'conflict.keepMine' })}>
-              <Trans>Keep mine</Trans>
-            </Button>
-          </div>
-        </section>
-      )}
+      {conflict && <ConflictAlert actor={actor} fields={fields} />}
       <fieldset className={styles.fields} disabled={saving || conflict || readOnly}>
         {fields.map(field)}
       </fieldset>
@@ -217,6 +183,51 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
         )}
       </div>
     </form>
+  );
+}
+
+/**
+ * A save refused because the record changed meanwhile (the editor machine's `conflict`): the
+ * server's words, the fields where its version and these edits differ, and the two ways out. The
+ * whole form shows it, and so does any smaller editor of the same machine (a dish's quick edit).
+ */
+export function ConflictAlert({ actor, fields = [] }: { actor: EditorActor; /** Those whose two values are listed. */ fields?: readonly Pick<Field, 'name' | 'label'>[] }) {
+  const { i18n } = useLingui();
+  const titleId = useId();
+  const { error, current: theirs, values } = useSelector(actor, (snapshot) => snapshot.context);
+  const differing = theirs ? fields.filter((spec) => shown(theirs[spec.name]) !== shown(values[spec.name])) : [];
+  return (
+    <section className={styles.conflict} role="alert" aria-labelledby={titleId}>
+      <h3 id={titleId} className={styles.conflictTitle}>
+        {error}
+      </h3>
+      {differing.length > 0 && (
+        <dl className={styles.conflictList}>
+          {differing.map((spec) => {
+            const theirValue = shown(theirs?.[spec.name]);
+            const yourValue = shown(values[spec.name]);
+            return (
+              <div key={spec.name}>
+                <dt>{i18n._(spec.label)}</dt>
+                <dd>
+                  <Trans>
+                    Theirs: {theirValue} · Yours: {yourValue}
+                  </Trans>
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+      <div className={styles.actions}>
+        <Button variant="secondary" onClick={() => actor.send({ type: 'conflict.takeTheirs' })}>
+          <Trans>Take theirs</Trans>
+        </Button>
+        <Button onClick={() => actor.send({ type: 'conflict.keepMine' })}>
+          <Trans>Keep mine</Trans>
+        </Button>
+      </div>
+    </section>
   );
 }
 

@@ -9,6 +9,8 @@ interface WindowRowsOptions {
   key: (index: number) => string;
   /** The space between rows (px). */
   gap?: number;
+  /** How many rows beyond those in view are in the page, above and below (6: a text row is cheap). */
+  overscan?: number;
   /** A row kept in the page wherever the page is scrolled: the one being dragged. */
   keep?: number | null;
   /** Off: the caller shows every row itself (a short list, a page being printed). */
@@ -26,10 +28,11 @@ export interface WindowRows<E extends HTMLElement> {
 
 /**
  * A long list scrolled with the page, of which only the rows in view (and a few around them) are in
- * the page: a menu of 2,000 dishes stays as quick as one of twenty. Rows are measured as they show
- * (their text wraps), so each is placed by the caller at its `top`, absolutely.
+ * the page: a menu of 2,000 dishes stays as quick as one of twenty, a media library of thousands of
+ * files too. Rows whose text wraps are measured as they show (`virtualizer.measureElement`); each
+ * row is placed by the caller at its `top`, absolutely.
  */
-export function useWindowRows<E extends HTMLElement>({ count, estimate, key, gap = 0, keep = null, enabled }: WindowRowsOptions): WindowRows<E> {
+export function useWindowRows<E extends HTMLElement>({ count, estimate, key, gap = 0, overscan = 6, keep = null, enabled }: WindowRowsOptions): WindowRows<E> {
   const ref = useRef<E>(null);
   const [offset, setOffset] = useState(0);
   useLayoutEffect(() => {
@@ -51,7 +54,7 @@ export function useWindowRows<E extends HTMLElement>({ count, estimate, key, gap
     estimateSize: estimate,
     getItemKey: key,
     gap,
-    overscan: 6,
+    overscan,
     scrollMargin: offset,
     rangeExtractor: (range) => {
       const indexes = defaultRangeExtractor(range);
