@@ -64,6 +64,21 @@ describe('auth calls', () => {
     });
   });
 
+  // ADR 017: the sign-in cookies (the attempt, the known device) must travel to an API on another origin of the site too.
+  it('sends the calls that carry sign-in cookies with credentials', async () => {
+    const calls: [string, () => Promise<unknown>, unknown][] = [
+      ['login', () => login({ emailOrUsername: 'ada', password: 'pw' }), { emailOrUsername: 'ada', pinExpiresInSeconds: 600 }],
+      ['verifyPin', () => verifyPin({ emailOrUsername: 'ada', pin: '123456' }), { token: 'tok-1', user: AUTH_USER, type: 'user' }],
+      ['resetPassword', () => resetPassword({ tempToken: 't', pin: '123456', newPassword: 'new-secret-pw' }), { passwordReset: true }],
+    ];
+    for (const [name, call, data] of calls) {
+      fetchMock.mockClear();
+      respond({ success: true, data });
+      await call();
+      expect(fetchMock.mock.calls[0]?.[1]?.credentials, name).toBe('include');
+    }
+  });
+
   // Spec §5: success plus data, otherwise the call's fixed message; the server's own message wins.
   it.each([
     ['login', () => login({ emailOrUsername: 'ada', password: 'pw' }), 'Login failed'],

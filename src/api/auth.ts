@@ -16,12 +16,15 @@ import { request, requestData } from './request';
 import { toSessionUser, type SessionUser } from './user';
 
 // Spec §5: a success without this data is a failure with the call's fixed message.
+// The password step, the PIN step and the reset set or read the sign-in cookies (ADR 017): they are
+// sent with credentials, which an API on another origin of the same site needs to see them.
+const withCookies = { credentials: 'include' } as const;
 
 export type LoginResult = z.infer<typeof LoginResult>;
 
 /** Mails a sign-in PIN (spec §4: the first step). */
 export function login(body: LoginBody, signal?: AbortSignal): Promise<LoginResult> {
-  return requestData('/api/auth/login', LoginResult, { method: 'POST', body, signal, fallback: messages.loginFailed });
+  return requestData('/api/auth/login', LoginResult, { method: 'POST', body, signal, fallback: messages.loginFailed, ...withCookies });
 }
 
 /** The second step: the session's token and the user, whose type is taken from the response (spec §3). */
@@ -31,6 +34,7 @@ export async function verifyPin(body: VerifyPinBody, signal?: AbortSignal): Prom
     body,
     signal,
     fallback: messages.pinVerificationFailed,
+    ...withCookies,
   });
   return { token: data.token, user: { ...toSessionUser(data.user), type: data.type } };
 }
@@ -56,5 +60,5 @@ export async function verifyResetPin(body: VerifyResetPinBody, signal?: AbortSig
 }
 
 export async function resetPassword(body: ResetPasswordBody, signal?: AbortSignal): Promise<void> {
-  await requestData('/api/auth/reset-password', ResetPasswordResult, { method: 'POST', body, signal, fallback: messages.passwordResetFailed });
+  await requestData('/api/auth/reset-password', ResetPasswordResult, { method: 'POST', body, signal, fallback: messages.passwordResetFailed, ...withCookies });
 }

@@ -57,6 +57,13 @@ describe('resourceApi', () => {
     await expect(resourceApi(subcategories).list({})).rejects.toThrow('Failed to load subcategories');
   });
 
+  it('keeps a row the schema refuses but that is a row (a text stored before its limit existed) beside the others', async () => {
+    const long = { ...entity, _id: CATEGORY, name: 'x'.repeat(1000) };
+    fetchMock.mockResolvedValue(json({ success: true, data: [entity, long], pagination: { ...pagination, totalItems: 2 } }));
+
+    expect((await resourceApi(subcategories).list({})).entities).toEqual([entity, long]);
+  });
+
   it('gets one entity from the item path', async () => {
     fetchMock.mockResolvedValue(json({ success: true, data: entity }));
 

@@ -51,6 +51,8 @@ export interface SendOptions {
    * otherwise. A string is an already translated message (the outbox stores them so).
    */
   fallback?: MessageDescriptor | string;
+  /** 'include' for the sign-in calls, whose cookies must reach an API on another origin of the site too (ADR 017). */
+  credentials?: RequestCredentials;
 }
 
 /** Who calls and how: the page reads these from localStorage, the service worker from Dexie's meta table. */
@@ -118,7 +120,7 @@ function failure(status: number, payload: unknown, fallback: string): ApiError {
 
 /** Sends one call and returns the success envelope; anything else throws an ApiError. */
 export async function send(path: string, options: SendOptions, transport: Transport): Promise<Exchange> {
-  const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed } = options;
+  const { method = 'GET', body, signal, headers: extra, fallback = messages.requestFailed, credentials } = options;
   const hasBody = body !== undefined;
   const form = typeof FormData !== 'undefined' && body instanceof FormData;
   const headers = buildHeaders(transport, hasBody && !form, extra);
@@ -131,6 +133,7 @@ export async function send(path: string, options: SendOptions, transport: Transp
       headers,
       body: form ? body : hasBody ? JSON.stringify(body) : undefined,
       signal,
+      credentials,
     });
   } catch (error) {
     rethrowIfAborted(signal);

@@ -98,11 +98,14 @@ export const messages = {
   idempotencyReused: /*i18n*/ { id: 'resource.idempotencyReused', message: 'This Idempotency-Key was already used for a different request.' },
   idempotencyInFlight: /*i18n*/ { id: 'resource.idempotencyInFlight', message: 'A request with this Idempotency-Key is still being processed.' },
   idempotencyKeyFormat: /*i18n*/ { id: 'resource.idempotencyKeyFormat', message: 'The Idempotency-Key header must be a UUID.' },
+  shownOnce: /*i18n*/ { id: 'resource.shownOnce', message: 'The key was shown only once, when it was made, and is not kept: if you did not copy it, make a new one.' },
+  nestedTooDeep: /*i18n*/ { id: 'error.nestedTooDeep', message: 'The request nests its values too deeply.' },
   valueTaken: /*i18n*/ { id: 'field.valueTaken', message: 'This value is already in use' },
   unknownReference: /*i18n*/ { id: 'field.unknownReference', message: 'This entry does not exist (any more)' },
   stillInUse: /*i18n*/ { id: 'resource.stillInUse', message: 'This {item} is still in use and cannot be deleted.' },
   languageCodeFormat: /*i18n*/ { id: 'field.languageCodeFormat', message: 'Use a language code such as en, de or pt-BR' },
   tooLong: /*i18n*/ { id: 'field.tooLong', message: 'This text is too long' },
+  tooLongAsStored: /*i18n*/ { id: 'field.tooLongAsStored', message: 'This text is too long once saved: formatting and special characters such as & count several times.' },
   urlFormat: /*i18n*/ { id: 'field.urlFormat', message: 'Use an address starting with https:// (or mailto: for mail)' },
   senderFormat: /*i18n*/ { id: 'field.senderFormat', message: 'Use an address such as Agency <mail@agency.example>' },
   domainFormat: /*i18n*/ { id: 'field.domainFormat', message: 'Use a domain such as example.com, without https://' },
@@ -132,6 +135,7 @@ export const messages = {
   svgRefused: /*i18n*/ { id: 'upload.svgRefused', message: 'SVG files cannot be uploaded, as they can contain scripts. Save the image as PNG or WebP and upload that.' },
   filesUploaded: /*i18n*/ { id: 'upload.filesUploaded', message: '{count, plural, one {# file uploaded} other {# files uploaded}}' },
   uploadFailed: /*i18n*/ { id: 'spec.uploadFailed', message: 'Upload failed' },
+  uploadIncomplete: /*i18n*/ { id: 'upload.incomplete', message: 'The upload arrived incomplete or damaged. Please try again.' },
 
   // CMS content.
   slugFormat: /*i18n*/ { id: 'field.slugFormat', message: 'Use lower-case letters, digits and dashes, such as about-us' },
@@ -154,6 +158,8 @@ export const messages = {
 
   // The outbox's own reason for failing a change (db/outbox.ts): no server answered it.
   parentNotSaved: /*i18n*/ { id: 'sync.parentNotSaved', message: 'Not sent: the item it depends on could not be saved.' },
+  // A record another refers to that is neither on this device nor on the server: never its id (issue 18).
+  unknownRecord: /*i18n*/ { id: 'record.unknown', message: 'unknown' },
 
   // A website's team (spec §6): roles and members, and what a member may do to them.
   roleNameReserved: /*i18n*/ { id: 'field.roleNameReserved', message: 'The name “admin” is kept for administrators; please choose another one' },

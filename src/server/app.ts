@@ -2,16 +2,18 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { messages } from '../contract/messages';
 import * as catalogs from '../contract/resources/catalogs';
 import { settings as settingsEntry } from '../contract/resources/settings';
 import type { Config } from './config';
-import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
-import { registerErrorHandling, sendFailure } from './http/errors';
+import { isApiPath, PERMISSIONS_POLICY, registerClient, sendApp, wantsApp } from './http/client';
+import { registerEmptyBodies } from './http/empty-body';
+import { frameworkErrors, registerErrorHandling, sendFailure } from './http/errors';
 import { i18nPlugin } from './http/i18n';
+import { answerSerializer } from './http/serializer';
 import type { Mailer } from './mail/mailer';
 import type { ServerContext } from './context';
 import { registerResource } from './crud';
@@ -20,6 +22,7 @@ import { diskStorage } from './files/storage';
 import { IMAGE_LIMITS } from './files/images';
 import { fileRoutes } from './routes/files';
 import { registerIdempotency } from './http/idempotency';
+import { registerJsonBody } from './http/json-body';
 import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
@@ -39,7 +42,7 @@ import * as tables from './store/schema';
 
 export interface AppDeps {
   // Without `filesS3` (tests) uploads go to `filesDir`.
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir'> & Partial<Pick<Config, 'filesS3' | 'smtpAllowPrivate'>>;
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir' | 'publicUrl'> & Partial<Pick<Config, 'filesS3' | 'smtpAllowPrivate'>>;
   store: Store;
   mailer: Mailer;
   /** Tests pass a clock they can move; expiry and rate limits all read it. */
@@ -55,6 +58,8 @@ export interface AppDeps {
  * limits below (10 MiB a file), and an idempotent upload is read whole under those (http/held-multipart.ts).
  */
 export const BODY_LIMIT = 1024 * 1024;
+/** The longest path parameter a route takes is a slug (120 characters); a longer one names nothing (404). */
+const MAX_PARAM_LENGTH = 200;
 /** Smaller API answers go out as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD = 1024;
 
@@ -73,7 +78,13 @@ export function loggerOptions(level: string) {
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password', 'req.body.pin', 'req.body.newPassword'],
+      // @fastify/multipart logs the headers it hands busboy, at trace level.
+      paths: [
+        ...['.authorization', '.cookie', '["x-api-key"]'].flatMap((header) => [`req.headers${header}`, `busboyOptions.headers${header}`]),
+        'req.body.password',
+        'req.body.pin',
+        'req.body.newPassword',
+      ],
       censor: '[redacted]',
     },
   };
@@ -82,6 +93,13 @@ export function loggerOptions(level: string) {
 // A hop count means: trust that many proxies in front (Fastify's typings only know the function form).
 const trustProxy = (setting: Config['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+
+/** What every answer carries, the router's own refusals too: its request id, none of the device, and no caching for the API. */
+function everyAnswer(request: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', request.id).header('permissions-policy', PERMISSIONS_POLICY);
+  // API answers are private and current by nature: no browser or proxy may keep them.
+  if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+}
 
 /** The whole server as a value: no globals, so tests build as many as they like. */
 export async function buildApp({ config, store, mailer, logger, clock = () => new Date(), formMailRetryMs }: AppDeps): Promise<FastifyInstance> {
@@ -93,24 +111,26 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     bodyLimit: BODY_LIMIT,
     // Only behind a proxy we were told about may X-Forwarded-For name the client (rate limits key on it).
     trustProxy: trustProxy(config.trustProxy),
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: (error, request, reply) => {
+      everyAnswer(request, reply);
+      frameworkErrors(error, request, reply);
+    },
   });
-  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir) };
+  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir), publicUrl: config.publicUrl };
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    // API answers are private and current by nature: no browser or proxy may keep them.
-    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
-  });
+  app.setSerializerCompiler(answerSerializer(app.log));
+  app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));
   app.addHook('onClose', async () => {
     mailer.close();
     await store.close();
   });
 
-  registerPolicies(app, ctx);
-  registerIdempotency(app, ctx);
+  registerJsonBody(app);
+  registerPolicies(app, ctx, registerIdempotency(app, ctx).answeredBefore);
   await app.register(i18nPlugin);
   registerErrorHandling(app);
+  registerEmptyBodies(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -134,7 +154,8 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     // HSTS belongs to the TLS terminator in front of us; on plain http it is ignored anyway.
     strictTransportSecurity: false,
   });
-  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: false });
+  // Credentials: an app built for another origin of the same site carries the sign-in cookies (ADR 017).
+  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true });
   // Before any route: it hooks each route as it is added. Its brotli runs at quality 4, fast enough
   // per request; built files are compressed at the strongest setting by the build (http/client.ts)
   // and pass through untouched, since they already carry a Content-Encoding.

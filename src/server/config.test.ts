@@ -37,6 +37,23 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ PORT: '8080', HOST: '0.0.0.0' }, dir)).toMatchObject({ port: 8080, host: '0.0.0.0' });
   });
 
+  it('takes PUBLIC_URL as an origin, by default the address it listens on', async () => {
+    const dir = await root();
+    const publicUrl = (env: Record<string, string>) => loadConfig(env, dir).publicUrl;
+    expect(publicUrl({})).toBe('http://127.0.0.1:9112');
+    expect(publicUrl({ HOST: 'cms.local', PORT: '8080' })).toBe('http://cms.local:8080');
+    expect(publicUrl({ HOST: '::1' })).toBe('http://[::1]:9112');
+    // Listening everywhere names no address people can reach: loopback, until PUBLIC_URL says.
+    expect(publicUrl({ HOST: '0.0.0.0' })).toBe('http://127.0.0.1:9112');
+    expect(publicUrl({ HOST: '::' })).toBe('http://127.0.0.1:9112');
+    expect(publicUrl({ PUBLIC_URL: 'https://cms.example.com/' })).toBe('https://cms.example.com');
+    expect(publicUrl({ PUBLIC_URL: 'http://10.0.0.5:9112' })).toBe('http://10.0.0.5:9112');
+    for (const PUBLIC_URL of ['cms.example.com', 'ftp://cms.example.com', 'https://cms.example.com/admin', 'https://cms.example.com?x=1', 'https://cms.example.com/#top', 'https://user:pw@cms.example.com', 'javascript:alert(1)']) {
+      expect(() => loadConfig({ PUBLIC_URL }, dir), PUBLIC_URL).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ PUBLIC_URL: 'https://cms.example.com/admin' }, dir)).toThrow('PUBLIC_URL must be an http:// or https:// address without a path');
+  });
+
   it('generates APP_SECRET once into DATA_DIR, readable only by its owner, and keeps it', async () => {
     const dir = await root();
     const first = loadConfig({ DATA_DIR: 'store' }, dir).appSecret;

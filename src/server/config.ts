@@ -7,6 +7,8 @@ export type StoreConfig = { kind: 'pglite'; dataDir: string | null } | { kind: '
 export interface Config {
   port: number;
   host: string;
+  /** Where people reach this server (`https://cms.example.com`): every link in a mail starts with it, never with a request's headers. */
+  publicUrl: string;
   dataDir: string;
   store: StoreConfig;
   smtpUrl: string | null;
@@ -53,6 +55,20 @@ function parsePort(value: string | undefined): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${value}"`);
   return port;
+}
+
+/** PUBLIC_URL as an origin; by default the address the server listens on, loopback for a wildcard one. */
+function parsePublicUrl(value: string | undefined, host: string, port: number): string {
+  if (!value) {
+    const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    return `http://${name}:${port}`;
+  }
+  const url = URL.canParse(value) ? new URL(value) : null;
+  // The app is served from the root: a path, query or fragment would make every link wrong.
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be an http:// or https:// address without a path, e.g. https://cms.example.com, got "${value}"`);
+  }
+  return url.origin;
 }
 
 function parseStore(url: string | undefined, dataDir: string): StoreConfig {
@@ -117,9 +133,12 @@ function parseS3(env: Env): S3Config | null {
 export function loadConfig(env: Env = process.env, root = process.cwd()): Config {
   const dataDir = resolve(root, env.DATA_DIR || './data');
   const clientDir = resolve(root, 'dist/client');
+  const port = parsePort(env.PORT);
+  const host = env.HOST || '127.0.0.1';
   return {
-    port: parsePort(env.PORT),
-    host: env.HOST || '127.0.0.1',
+    port,
+    host,
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, host, port),
     dataDir,
     store: parseStore(env.DATABASE_URL, dataDir),
     smtpUrl: env.SMTP_URL || null,

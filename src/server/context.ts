@@ -11,4 +11,6 @@ export interface ServerContext {
   secret: string;
   /** Uploaded files (files/storage.ts). */
   files: FileStorage;
+  /** PUBLIC_URL: where links in mails lead. */
+  publicUrl: string;
 }

@@ -253,6 +253,9 @@ describe.each(storeKinds)('scoped resources (%s)', (kind) => {
     expect((await send('ownerB', 'PUT', url, { title: 'No version' })).statusCode).toBe(428);
     expect(data(await send('ownerB', 'PUT', url, { title: 'Second' }, 1))).toMatchObject({ title: 'Second', version: 2 });
     expect((await send('ownerB', 'PUT', url, { title: 'Stale' }, 1)).statusCode).toBe(409);
+    // Made a second time (another device's first save): the record there is, as a conflict.
+    const twice = await send('ownerB', 'POST', url, { title: 'Also first' });
+    expect([twice.statusCode, twice.json().data]).toEqual([409, expect.objectContaining({ title: 'Second', version: 2 })]);
     expect((await test.store.db.select().from(seoTable).where(eq(seoTable.websiteId, site.B))).length).toBe(1);
     expect((await send('ownerB', 'DELETE', url, undefined, 2)).statusCode).toBe(200);
     expect((await send('ownerB', 'GET', url)).statusCode).toBe(404);

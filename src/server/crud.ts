@@ -10,9 +10,10 @@ import { orderTag } from '../contract/order';
 import { MAX_ORDERED_CHILDREN, pathParams, RECENT_DAYS, resourceMessages, StatsSchema, type Operation, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { ServerContext } from './context';
-import { IMAGE_LIMITS, readUpload, toWebp } from './files/images';
+import { readForm, toWebp } from './files/images';
 import { fileUrl } from './files/storage';
-import { fieldError, HttpError } from './http/errors';
+import { fieldError, HttpError, issueMessage } from './http/errors';
+import { revealOnce } from './http/idempotency';
 import { isUuid } from './http/ids';
 import { ok } from './http/reply';
 import { caller, principal, type Policy, type WebsiteSource } from './policy';
@@ -104,7 +105,7 @@ const hookContext = (request: FastifyRequest, tx: Tx): HookContext => ({ tx, req
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The version an update or delete was made from: `If-Match: "3"` (quotes optional) → 3; none → 428. */
-function expectedVersion(request: FastifyRequest): number {
+export function expectedVersion(request: FastifyRequest): number {
   const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(request.headers['if-match'] ?? '');
   if (!match) throw new HttpError(428, messages.versionRequired);
   return Number(match[1]);
@@ -205,8 +206,28 @@ export function registerResource(
     for (const key of shownKeys) entity[key] = row[key];
     if (image) entity[image.field] = fileUrl(row[imageColumn!] as string | null);
     const shown = hooks.present ? hooks.present(entity, row, request) : entity;
-    return reveal ? { ...shown, ...reveal } : shown;
+    if (!reveal) return shown;
+    // Shown in this answer and never again: a retry under its Idempotency-Key answers without them.
+    revealOnce(request, reveal);
+    return { ...shown, ...reveal };
   };
+  /**
+   * The values a create or update writes, as its hooks left them (a sanitizer writes `&` as
+   * `&amp;`), hold to the limits the entity is answered with: else nothing is written, since the
+   * row could not be answered, and a list holding it would fail for everyone.
+   */
+  const answered: Readonly<Record<string, z.core.$ZodType>> = { ...resource.fields, ...resource.computed };
+  function storable(values: Values): Values {
+    for (const [key, value] of Object.entries(values)) {
+      const schema = answered[key];
+      const checked = schema && value !== undefined ? z.safeParse(schema, value) : undefined;
+      if (!checked || checked.success) continue;
+      const issue = checked.error.issues[0]!;
+      const longer = issue.code === 'too_big' && issue.origin === 'string';
+      throw fieldError(['body', key, ...issue.path].join('.'), longer ? messages.tooLongAsStored : issueMessage(issue));
+    }
+    return values;
+  }
   const say = (request: FastifyRequest, which: 'created' | 'updated' | 'deleted') => {
     const [descriptor, values] = resourceMessages(resource, request.t)[which];
     return request.t(descriptor, values);
@@ -264,9 +285,11 @@ export function registerResource(
     return body;
   }
 
-  /** Runs a write, inside a transaction when a hook writes beside it. */
-  const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> =>
-    hooks.beforeCreate || hooks.afterCreate || hooks.beforeUpdate || hooks.afterUpdate || hooks.afterDelete ? db.transaction(run) : run(db as unknown as Tx);
+  /**
+   * Runs a write in a transaction (inside a request's held one, a savepoint: ADR 016), so a statement
+   * the database refuses leaves nothing of the write and the request can still read and answer.
+   */
+  const transact = <T>(run: (tx: Tx) => Promise<T>): Promise<T> => db.transaction(run);
 
   /** How many rows `where` selects: for the whole table, the count its triggers keep, when it keeps one. */
   async function countRows(where: SQL | undefined): Promise<number> {
@@ -319,6 +342,8 @@ export function registerResource(
     } catch (err) {
       const pg = pgError(err);
       const field = (fallback: string) => `body.${fieldOf(pg?.constraint, fallback)}`;
+      // A singleton made meanwhile (another device's first save): the record there is, as a conflict.
+      if (pg?.code === PG_UNIQUE_VIOLATION && singleton && request.method === 'POST') throw await missOrConflict(request, itemWhere(request));
       if (pg?.code === PG_UNIQUE_VIOLATION) throw fieldError(field(resource.unique?.[0] ?? '_id'), messages.valueTaken);
       if ((pg?.code === PG_FOREIGN_KEY_VIOLATION || pg?.code === PG_RESTRICT_VIOLATION) && action === 'delete') {
         throw new HttpError(400, { ...messages.stillInUse, values: { item: request.t(resource.label.one) } });
@@ -398,7 +423,7 @@ export function registerResource(
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = hookContext(request, tx);
-        const stored = hooks.beforeCreate ? await hooks.beforeCreate(values, hook) : values;
+        const stored = hooks.beforeCreate ? storable(await hooks.beforeCreate(values, hook)) : values;
         const insert = { ...stored, ...stamped, ...position, id: _id ?? uuidv7(now.getTime()), version: 1, createdAt: now, updatedAt: now };
         const [inserted] = (await tx.insert(table).values(insert).returning()) as Row[];
         if (hooks.afterCreate) await hooks.afterCreate(inserted!, hook);
@@ -417,7 +442,7 @@ export function registerResource(
     const [row, reveal] = await guarded(request, 'write', () =>
       transact(async (tx) => {
         const hook = hookContext(request, tx);
-        const changes = hooks.beforeUpdate ? await hooks.beforeUpdate(values, hook) : values;
+        const changes = hooks.beforeUpdate ? storable(await hooks.beforeUpdate(values, hook)) : values;
         // One statement: the version check and the change cannot be split by another writer.
         const [changed] = (await tx
           .update(table)
@@ -515,25 +540,30 @@ export function registerResource(
     );
   }
 
-  /** A new image for the record: stored, then put in place of the old one, which is removed once nothing refers to it. */
+  /**
+   * A new image for the record: the whole form read (a cut-off one stores nothing), the image
+   * stored, then put in place of the old one, which is removed once nothing refers to it.
+   */
   async function upload(request: FastifyRequest, reply: FastifyReply) {
     const where = itemWhere(request);
-    const file = await request.file({ limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 1 } });
-    if (!file) throw new HttpError(400, messages.fileMissing);
-    const stored = await toWebp(await readUpload(file));
+    const [file] = (await readForm(request, 1)).files;
+    const stored = await toWebp(file!.data);
     const key = column(imageColumn!);
-    await files!.put(stored.key, stored.data);
-    const [row, replaced] = await db
-      .transaction(async (tx) => {
-        const [before] = await tx.select({ key }).from(table).where(where).for('update');
-        if (!before) return [undefined, null] as const;
-        const [changed] = (await tx
-          .update(table)
-          .set({ [imageColumn!]: stored.key, version: sql`${column('version')} + 1`, updatedAt: clock() })
-          .where(where)
-          .returning()) as Row[];
-        return [changed, before.key as string | null] as const;
-      })
+    // A store that failed part-way may have left the file: it goes with whatever failed.
+    const [row, replaced] = await files!
+      .put(stored.key, stored.data)
+      .then(() =>
+        db.transaction(async (tx) => {
+          const [before] = await tx.select({ key }).from(table).where(where).for('update');
+          if (!before) return [undefined, null] as const;
+          const [changed] = (await tx
+            .update(table)
+            .set({ [imageColumn!]: stored.key, version: sql`${column('version')} + 1`, updatedAt: clock() })
+            .where(where)
+            .returning()) as Row[];
+          return [changed, before.key as string | null] as const;
+        }),
+      )
       .catch(async (error: unknown) => {
         await files!.remove(stored.key);
         throw error;
@@ -588,7 +618,7 @@ export function registerResource(
   if (!lasting) {
     route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, remove);
   }
-  return { list, entity: toEntity, listSchema: { querystring: resource.query, response: { 200: listResponse } }, entitySchema: { response: { 200: entityResponse } } };
+  return { list, entity: toEntity, missOrConflict, listSchema: { querystring: resource.query, response: { 200: listResponse } }, entitySchema: { response: { 200: entityResponse } } };
 }
 
 /**
@@ -598,6 +628,8 @@ export function registerResource(
 export interface ResourceRoutes {
   list(request: FastifyRequest, narrower?: SQL, scoped?: boolean): Promise<unknown>;
   entity(request: FastifyRequest, row: Row, reveal?: Values): Values;
+  /** What a versioned change that matched no row of `where` answers: 404 when there is none, else 409 with it. */
+  missOrConflict(request: FastifyRequest, where: SQL | undefined): Promise<HttpError>;
   /** Fastify schemas of a list route (query and answer) and of an entity's answer. */
   listSchema: { querystring: z.core.$ZodType; response: { 200: z.core.$ZodType } };
   entitySchema: { response: { 200: z.core.$ZodType } };

@@ -1,58 +1,22 @@
 // @vitest-environment node
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { killAll, signIn, startServer as start } from '../../tests/faults/process';
 import { createPgDatabase, storeKinds } from '../../tests/support/store';
 
-interface Running {
-  proc: ChildProcess;
-  output: () => string;
-  waitFor: (pattern: RegExp) => Promise<RegExpMatchArray>;
-  exited: Promise<number | null>;
-}
-
-const running: Running[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  for (const r of running.splice(0)) if (r.proc.exitCode === null) r.proc.kill('SIGKILL');
+  killAll();
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-// What `npm start` runs once the build is current: the built server, plain JavaScript.
-const built = 'dist/server/main.js';
-
-/** `npm start`'s server process, as a user runs it. */
-function start(env: Record<string, string>): Running {
-  if (!existsSync(built)) throw new Error(`${built} is missing: npm test builds it first (npm run build)`);
-  const proc = spawn(process.execPath, [built], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const waiters: (() => void)[] = [];
-  const onData = (chunk: Buffer) => {
-    out += chunk.toString();
-    waiters.forEach((w) => w());
-  };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const waitFor = (pattern: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const match = out.match(pattern);
-        if (match) resolve(match);
-      };
-      waiters.push(check);
-      check();
-      void exited.then(() => setTimeout(() => reject(new Error(`exited before ${pattern}:\n${out}`)), 50));
-    });
-  const r = { proc, output: () => out, waitFor, exited };
-  running.push(r);
-  return r;
+async function dataDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'sk-main-'));
+  dirs.push(dir);
+  return dir;
 }
 
 async function health(url: string): Promise<{ success: boolean; data: { status: string } }> {
@@ -60,11 +24,21 @@ async function health(url: string): Promise<{ success: boolean; data: { status: 
   return (await res.json()) as never;
 }
 
+const ADMIN = 'admin@localhost';
+/** Several starts of the real server, each building or opening its store: seconds each on a busy machine. */
+const PROCESS_TEST_MS = 120_000;
+
+/** The generated password a start printed with its address (both in one write). */
+function printedPassword(output: string): string {
+  const password = /password: (\S+) +\(generated/.exec(output)?.[1];
+  expect(password, output).toBeDefined();
+  return password!;
+}
+
 describe('the server process', () => {
-  it('survives a kill during first start, then starts, shuts down on SIGTERM and keeps its admin', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sk-main-'));
-    dirs.push(dir);
-    const env = { DATA_DIR: dir };
+  it('survives a kill during first start, prints how to sign in until the first sign-in, shuts down on SIGTERM and keeps its admin', async () => {
+    const dir = await dataDir();
+    const env = { DATA_DIR: dir, DEMO: '0' };
 
     const killed = start(env);
     // Kill it while the store is being built, which happens in a staging directory.
@@ -77,29 +51,48 @@ describe('the server process', () => {
 
     const second = start(env);
     const [, url] = await second.waitFor(/running at (http:\/\/\S+)/);
-    await second.waitFor(/password: \S+ +\(generated/);
+    const password = printedPassword(second.output());
+    expect(second.output()).toContain('First admin created');
     expect((await health(url!)).data.status).toBe('ok');
     second.proc.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect((await second.exited).code).toBe(0);
 
+    // Nobody has signed in yet: the same password again, from a file only this user can read.
     const third = start(env);
     const [, url3] = await third.waitFor(/running at (http:\/\/\S+)/);
-    expect((await health(url3!)).success).toBe(true);
-    expect(third.output()).not.toContain('First admin');
+    expect(printedPassword(third.output())).toBe(password);
+    expect(third.output()).not.toContain('First admin created');
+    expect((await stat(join(dir, 'first-sign-in.json'))).mode & 0o777).toBe(0o600);
 
     // Started twice by mistake: the second one must not open the same store, nor crash with a trace.
     const twice = start({ ...env, PORT: '0' });
-    expect(await twice.exited).toBe(1);
+    expect((await twice.exited).code).toBe(1);
     expect(twice.output()).toMatch(/data directory is in use by process \d+/);
     expect(twice.output()).not.toMatch(/\n\s+at /);
     const portTaken = start({ DATA_DIR: join(dir, 'other'), PORT: new URL(url3!).port });
-    expect(await portTaken.exited).toBe(1);
+    expect((await portTaken.exited).code).toBe(1);
     expect(portTaken.output()).toMatch(/Port \d+ is already in use/);
     expect(portTaken.output()).not.toMatch(/\n\s+at /);
     expect((await health(url3!)).success).toBe(true);
 
+    await signIn(url3!, dir, ADMIN, password);
     third.proc.kill('SIGTERM');
-    expect(await third.exited).toBe(0);
+    expect((await third.exited).code).toBe(0);
+
+    // Signed in once: the password is nowhere any more, and no start prints it.
+    const fourth = start(env);
+    await fourth.waitFor(/running at/);
+    expect(fourth.output()).not.toMatch(/password/);
+    expect(existsSync(join(dir, 'first-sign-in.json'))).toBe(false);
+  }, PROCESS_TEST_MS);
+
+  it('starts on a data directory whose lock file names a live process that is no server (issue 17, defect 9)', async () => {
+    const dir = await dataDir();
+    // What the pid-file lock of a killed server left, its pid since given to another process.
+    await writeFile(join(dir, 'db.lock'), String(process.ppid));
+    const server = start({ DATA_DIR: dir, DEMO: '0' });
+    await server.waitFor(/running at/);
+    expect(server.output()).not.toMatch(/in use/);
   });
 
   it.runIf(storeKinds.includes('postgres'))('creates one admin when two instances start on one PostgreSQL at once', async () => {
@@ -112,7 +105,7 @@ describe('the server process', () => {
       const announcements = instances.filter((i) => i.output().includes('First admin created'));
       expect(announcements).toHaveLength(1);
       for (const i of instances) i.proc.kill('SIGTERM');
-      expect(await Promise.all(instances.map((i) => i.exited))).toEqual([0, 0]);
+      expect((await Promise.all(instances.map((i) => i.exited))).map((exit) => exit.code)).toEqual([0, 0]);
     } finally {
       await database.drop();
     }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createMailer } from './mail/mailer';
-import { firstStart, type FirstAdmin } from './store/first-start';
+import { firstSignInFile, firstStart, pendingFirstSignIn, type FirstAdmin } from './store/first-start';
 import { DEMO_MEMBER_EMAIL } from './store/demo';
 import { StoreInUseError } from './store/dir-lock';
 import { pruneExpired } from './store/maintenance';
@@ -19,9 +19,12 @@ async function main() {
     outboxDir: join(config.dataDir, 'outbox'),
   });
   const app = await buildApp({ config, store, mailer });
+  const pending = await pendingFirstSignIn(store.db, config.dataDir);
   const prune = () => pruneExpired(store.db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'pruning expired rows failed'));
+  // A generated password someone has used by now need not wait in its file for the next start.
+  const forgetUsed = () => pendingFirstSignIn(store.db, config.dataDir).catch((err: unknown) => app.log.warn({ err }, 'checking the first sign-in failed'));
   // unref: an hourly chore must not keep a stopping process alive.
-  setInterval(prune, 3600_000).unref();
+  setInterval(() => void prune().then(forgetUsed), 3600_000).unref();
   void prune();
 
   let closing = false;
@@ -29,7 +32,11 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Closing closes the connections idle at that moment; one busy then would otherwise be kept
+    // open for its keep-alive time (72 s) after its answer, and the process with it.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 50);
     await app.close();
+    clearInterval(idle);
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
@@ -39,27 +46,40 @@ async function main() {
   const url = address.replace('[::1]', 'localhost');
   const lines = [`\n  Sitekeeper is running at ${url}\n`];
   if (!config.clientDir) lines.push('  (no built client in dist/client: serving the API only; run `npm run build`)\n');
-  const first = admin as FirstAdmin | null;
-  if (first) {
-    lines.push(
-      '  First admin created:',
-      `    email:    ${first.email}`,
-      `    username: ${first.username}`,
-      first.generatedPassword
-        ? `    password: ${first.generatedPassword}   (generated; shown only this once — change it after signing in)\n`
-        : '    password: the one given in ADMIN_PASSWORD\n',
-    );
-    if (first.demoOwner) {
-      lines.push(
-        '  Demo owner created (a restaurant website; DEMO=0 starts without demo data):',
-        `    email:    ${first.demoOwner.email}`,
-        `    password: ${first.demoOwner.password}   (generated; shown only this once)`,
-        `  Demo team member of that website (may view its CMS, change nothing): ${DEMO_MEMBER_EMAIL}, same password\n`,
-      );
-    }
+  // Listening everywhere, linking to loopback: right for this machine alone.
+  if (['0.0.0.0', '::'].includes(config.host) && new URL(config.publicUrl).hostname === '127.0.0.1') {
+    lines.push(`  Links in mails lead to ${config.publicUrl}: set PUBLIC_URL to the address people reach this server at.\n`);
   }
+  lines.push(...signInLines(admin as FirstAdmin | null, pending, firstSignInFile(config.dataDir)));
   // One write: whoever reads the output gets the address and the credentials together.
   console.info(lines.join('\n'));
+}
+
+/**
+ * How to sign in: the first admin as created, and the generated passwords nobody has used yet —
+ * on every start until their first sign-in, so a start killed before it printed them loses nothing.
+ */
+function signInLines(created: FirstAdmin | null, pending: FirstAdmin | null, file: string): string[] {
+  const lines: string[] = [];
+  const kept = `(generated; kept in ${file}, readable only by you, until its first sign-in — change it then)`;
+  const admin = created ?? (pending?.generatedPassword ? pending : null);
+  if (admin) {
+    lines.push(
+      created ? '  First admin created:' : '  The first admin has not signed in yet:',
+      `    email:    ${admin.email}`,
+      `    username: ${admin.username}`,
+      pending?.generatedPassword ? `    password: ${pending.generatedPassword}   ${kept}\n` : '    password: the one given in ADMIN_PASSWORD\n',
+    );
+  }
+  if (pending?.demoOwner) {
+    lines.push(
+      `  Demo owner${created ? ' created' : ''} (a restaurant website; DEMO=0 starts without demo data):`,
+      `    email:    ${pending.demoOwner.email}`,
+      `    password: ${pending.demoOwner.password}   ${kept}`,
+      `  Demo team member of that website (may view its CMS, change nothing): ${DEMO_MEMBER_EMAIL}, same password\n`,
+    );
+  }
+  return lines;
 }
 
 function explain(err: unknown): unknown {

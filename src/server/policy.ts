@@ -142,11 +142,16 @@ async function authorize(request: FastifyRequest, db: Db, policy: Exclude<Policy
   if (!allows(policy, principal(auth))) throw new HttpError(403, messages.forbidden);
 }
 
+/** Whether a signed-in caller's request is a retry whose first answer is kept (http/idempotency.ts): it is answered again as it was. */
+export type AnsweredBefore = (request: FastifyRequest) => Promise<boolean>;
+
 /**
  * Every /api route declares a policy or the server does not start. The check runs first, before
- * the body is even parsed, so a stranger learns nothing from validation errors.
+ * the body is even parsed, so a stranger learns nothing from validation errors. A retry of a
+ * request the caller already made (its Idempotency-Key answered) is not asked again: the policy may
+ * no longer find the row the first request deleted, and the caller hears only what they heard then.
  */
-export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
+export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>, answeredBefore: AnsweredBefore) {
   app.decorateRequest('auth', null);
   app.decorateRequest('website', null);
   app.addHook('onRoute', (route) => {
@@ -166,6 +171,7 @@ export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<Se
       if (policy === 'apiKey') return authorizeKey(request, store.db);
       const token = bearer(request);
       request.auth = token ? await authenticate(store.db, token, clock()) : null;
+      if (request.auth && (await answeredBefore(request))) return;
       await authorize(request, store.db, policy, source);
     };
     route.onRequest = [guard, ...(route.onRequest ? [route.onRequest].flat() : [])];

@@ -18,7 +18,7 @@ export function memoryMailer(): Mailer & { sent: Mail[] } {
 
 /** The config every test and benchmark server runs with; `overrides` for what one of them needs otherwise. */
 export function testAppConfig(overrides: Partial<AppDeps['config']> = {}): AppDeps['config'] {
-  return { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false, filesDir: TEST_FILES_DIR, ...overrides };
+  return { clientDir: null, corsOrigins: [], logLevel: 'silent', appSecret: TEST_SECRET, trustProxy: false, filesDir: TEST_FILES_DIR, publicUrl: 'http://127.0.0.1:9112', ...overrides };
 }
 
 export interface TestAppOptions {

@@ -11,16 +11,30 @@ export function lastPin(sent: Mail[], to: string): string {
   return pin;
 }
 
+/**
+ * A browser calling the sign-in routes: its own address and cookie jar (the sign-in attempt, the
+ * known devices). Every sign-in cookie lives on /api/auth, so the jar ignores paths.
+ */
+export function browser(app: FastifyInstance, remoteAddress = '127.0.0.1', jar = new Map<string, string>()) {
+  return {
+    jar,
+    async post(url: string, payload: object, headers: Record<string, string> = {}) {
+      const res = await app.inject({ method: 'POST', url: `/api/auth/${url}`, payload, headers, remoteAddress, cookies: Object.fromEntries(jar) });
+      for (const cookie of res.cookies as { name: string; value: string; maxAge?: number }[]) {
+        if (cookie.maxAge === 0) jar.delete(cookie.name);
+        else jar.set(cookie.name, cookie.value);
+      }
+      return res;
+    },
+  };
+}
+export type Browser = ReturnType<typeof browser>;
+
 /** Signs in through the real two steps (password, then the mailed PIN) and returns the bearer token. */
-export async function signIn(app: FastifyInstance, sent: Mail[], user: { email: string; password: string }, userAgent = 'vitest') {
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { emailOrUsername: user.email, password: user.password } });
+export async function signIn(app: FastifyInstance, sent: Mail[], user: { email: string; password: string }, userAgent = 'vitest', from = browser(app)) {
+  const login = await from.post('login', { emailOrUsername: user.email, password: user.password });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
-  const verify = await app.inject({
-    method: 'POST',
-    url: '/api/auth/verify-pin',
-    headers: { 'user-agent': userAgent },
-    payload: { emailOrUsername: user.email, pin: lastPin(sent, user.email) },
-  });
+  const verify = await from.post('verify-pin', { emailOrUsername: user.email, pin: lastPin(sent, user.email) }, { 'user-agent': userAgent });
   if (verify.statusCode !== 200) throw new Error(`verify-pin failed: ${verify.body}`);
   return verify.json().data.token as string;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from '../../contract/uuid';
 import type { Db } from '../store/open';
 import { pinChallenges } from '../store/schema';
@@ -21,8 +21,11 @@ export interface ChallengeContext {
 /** How long the PIN of an invitation, or of a reset an admin asked for, stays valid: the mail may wait a few days to be read. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
-/** A new PIN for the user; any earlier open challenge of the same purpose dies with it. */
-export async function issuePin({ db, secret, now }: ChallengeContext, userId: string, purpose: Purpose, ttlMs = PIN_TTL_MS): Promise<string> {
+/**
+ * A new PIN for the user; any earlier open challenge of the same purpose dies with it. `attemptHash`
+ * binds a sign-in PIN to the browser that gave the password (see issueSignInPin).
+ */
+export async function issuePin({ db, secret, now }: ChallengeContext, userId: string, purpose: Purpose, ttlMs = PIN_TTL_MS, attemptHash: string | null = null): Promise<string> {
   const pin = newPin();
   const id = uuidv7();
   await db.transaction(async (tx) => {
@@ -35,6 +38,7 @@ export async function issuePin({ db, secret, now }: ChallengeContext, userId: st
       userId,
       purpose,
       pinHash: hashPin(secret, id, pin),
+      attemptHash,
       createdAt: now,
       expiresAt: new Date(now.getTime() + ttlMs),
     });
@@ -42,8 +46,18 @@ export async function issuePin({ db, secret, now }: ChallengeContext, userId: st
   return pin;
 }
 
+/**
+ * A sign-in PIN and the token of the attempt it belongs to, which the browser keeps in a cookie:
+ * only a request carrying it may try the PIN, so nobody without the password can spend the PIN's
+ * five tries (ADR 017).
+ */
+export async function issueSignInPin(ctx: ChallengeContext, userId: string): Promise<{ pin: string; attempt: string }> {
+  const attempt = newToken();
+  return { pin: await issuePin(ctx, userId, 'login', PIN_TTL_MS, hashToken(attempt)), attempt };
+}
+
 /** Compares the PIN with the challenge's; a wrong one counts, and the fifth kills the challenge. */
-async function comparePin({ db, secret }: ChallengeContext, challenge: Challenge | undefined, pin: string): Promise<PinCheck> {
+export async function comparePin({ db, secret }: ChallengeContext, challenge: Challenge | undefined, pin: string): Promise<PinCheck> {
   if (!challenge) return { ok: false, locked: false };
   if (sameHash(challenge.pinHash, hashPin(secret, challenge.id, pin))) return { ok: true, challenge };
   const [row] = await db
@@ -56,9 +70,9 @@ async function comparePin({ db, secret }: ChallengeContext, challenge: Challenge
 
 const unusedAndUnlocked = () => and(isNull(pinChallenges.consumedAt), lt(pinChallenges.attempts, MAX_PIN_ATTEMPTS));
 
-/** Checks the PIN of the user's open challenge (a reset challenge only until its token is issued). */
-export async function checkPin(ctx: ChallengeContext, userId: string, purpose: Purpose, pin: string): Promise<PinCheck> {
-  const [challenge] = await ctx.db
+/** The user's open challenge of `purpose` (a reset challenge only until its token is issued) that also meets `condition`. */
+async function openChallenge({ db, now }: ChallengeContext, userId: string, purpose: Purpose, condition?: SQL): Promise<Challenge | undefined> {
+  const [challenge] = await db
     .select()
     .from(pinChallenges)
     .where(
@@ -66,13 +80,24 @@ export async function checkPin(ctx: ChallengeContext, userId: string, purpose: P
         eq(pinChallenges.userId, userId),
         eq(pinChallenges.purpose, purpose),
         isNull(pinChallenges.tempTokenHash),
-        gt(pinChallenges.expiresAt, ctx.now),
+        gt(pinChallenges.expiresAt, now),
         unusedAndUnlocked(),
+        condition,
       ),
     )
     .orderBy(desc(pinChallenges.createdAt))
     .limit(1);
-  return comparePin(ctx, challenge, pin);
+  return challenge;
+}
+
+/** The user's open sign-in challenge if it was mailed for this attempt; undefined for anyone else's request. */
+export function signInChallenge(ctx: ChallengeContext, userId: string, attempt: string): Promise<Challenge | undefined> {
+  return openChallenge(ctx, userId, 'login', eq(pinChallenges.attemptHash, hashToken(attempt)));
+}
+
+/** Checks the PIN of the user's open reset challenge. */
+export async function checkResetPin(ctx: ChallengeContext, userId: string, pin: string): Promise<PinCheck> {
+  return comparePin(ctx, await openChallenge(ctx, userId, 'reset'), pin);
 }
 
 /** Uses a challenge up. False when a concurrent request got there first: a PIN works once. */

@@ -18,15 +18,15 @@ import { revokeAllSessions, type UserRow } from './sessions';
 // a website's team makes: it is stored with a password nobody knows and mailed a PIN to choose one
 // with, in the same transaction, so a mail that cannot be sent leaves no account behind.
 
-type Mailing = Pick<ServerContext, 'mailer' | 'clock' | 'secret'>;
+type Mailing = Pick<ServerContext, 'mailer' | 'clock' | 'secret' | 'publicUrl'>;
 
 /**
  * Where the mail sends its reader: the PIN step of the password reset, their address filled in.
- * The inviting person's own page asked, so its origin is where the app is.
+ * On PUBLIC_URL, never on the request's Origin or Host: whoever sends those would choose where a
+ * mail carrying a PIN points.
  */
-function pinLink(request: FastifyRequest, email: string): string {
-  const origin = /^https?:\/\/[^/\s]+$/.test(request.headers.origin ?? '') ? request.headers.origin! : `${request.protocol}://${request.host}`;
-  return `${origin}/forgot-password?${new URLSearchParams({ email, pin: 'mailed' })}`;
+function pinLink(publicUrl: string, email: string): string {
+  return `${publicUrl}/forgot-password?${new URLSearchParams({ email, pin: 'mailed' })}`;
 }
 
 /** A username for an account created without one: its email's name, numbered when taken. */
@@ -41,10 +41,10 @@ async function freeUsername(tx: Tx, email: string): Promise<string> {
 }
 
 /** Mails the user a PIN to choose a password with, valid for days: the invitation, or a reset an admin asked for. 503 when no mail went out. */
-export async function mailPasswordPin({ mailer, clock, secret }: Mailing, tx: Tx | Db, request: FastifyRequest, user: UserRow, mail: PinMail) {
+export async function mailPasswordPin({ mailer, clock, secret, publicUrl }: Mailing, tx: Tx | Db, request: FastifyRequest, user: UserRow, mail: PinMail) {
   const pin = await issuePin({ db: tx as Db, secret, now: clock() }, user.id, 'reset', INVITE_TTL_MS);
   try {
-    await mailPin(tx as Db, mailer, user, mail, pin, pinLink(request, user.email));
+    await mailPin(tx as Db, mailer, user, mail, pin, pinLink(publicUrl, user.email));
   } catch (err) {
     request.log.error({ err }, 'mailing a password PIN failed');
     throw new HttpError(503, messages.inviteMailFailed);

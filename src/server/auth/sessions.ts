@@ -13,7 +13,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
-export async function openSession(db: Db, userId: string, device: { userAgent: string; ip: string }, now: Date): Promise<string> {
+/** `deviceId`: the known device the session is opened on (auth/known-devices.ts), if any. */
+export async function openSession(db: Db, userId: string, device: { userAgent: string; ip: string; deviceId?: string }, now: Date): Promise<string> {
   const token = newToken();
   await db.insert(sessions).values({ userId, tokenHash: hashToken(token), ...device, createdAt: now, lastSeenAt: now });
   return token;

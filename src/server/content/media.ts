@@ -1,4 +1,3 @@
-import type { MessageDescriptor } from '@lingui/core';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,10 +8,11 @@ import * as cms from '../../contract/resources/cms';
 import { uuidv7 } from '../../contract/uuid';
 import type { ServerContext } from '../context';
 import { registerResource, type ResourceHooks, type Row } from '../crud';
-import { decodeImage, IMAGE_LIMITS, IMAGE_TYPES, readUpload, sniff } from '../files/images';
+import { decodeImage, IMAGE_LIMITS, IMAGE_TYPES, readForm, sniff } from '../files/images';
 import { fileUrl, newFileKey, type FileStorage } from '../files/storage';
-import { fieldError, HttpError } from '../http/errors';
+import { fieldError, HttpError, issueMessage } from '../http/errors';
 import { ok } from '../http/reply';
+import { PG_UNIQUE_VIOLATION, pgError } from '../store/pg-errors';
 import { media } from '../store/schema';
 
 /** What an upload may carry: each file's bytes, how many files one request holds, and the thumbnail's square. */
@@ -93,15 +93,12 @@ async function removeFiles(files: FileStorage, keys: string[], log: FastifyBaseL
   for (const result of results) if (result.status === 'rejected') log.warn({ err: result.reason }, 'a stored file could not be removed');
 }
 
-/** The message of an upload field's schema (its catalog id), as the descriptor a field error carries. */
-const byId = new Map<string, MessageDescriptor>(Object.values(messages).map((descriptor) => [descriptor.id, descriptor]));
-
 /** The form's text fields, by the entry's own schemas, and `compressImages` (on unless it says otherwise). */
 function formValues(fields: Record<string, string>): { values: Values; compress: boolean } {
   const values: Values = {};
   for (const key of ['alt', 'description', 'folder'] as const) {
     const parsed = cms.media.fields[key].safeParse(fields[key]);
-    if (!parsed.success) throw fieldError(`body.${key}`, byId.get(parsed.error.issues[0]!.message) ?? messages.invalidValue);
+    if (!parsed.success) throw fieldError(`body.${key}`, issueMessage(parsed.error.issues[0]!));
     values[key] = parsed.data;
   }
   const flag = (fields.compressImages ?? '').trim().toLowerCase();
@@ -109,16 +106,16 @@ function formValues(fields: Record<string, string>): { values: Values; compress:
   return { values, compress: !['false', '0', 'off'].includes(flag) };
 }
 
-/** The parts of a multipart upload: each file whole (413 past the limit, 400 when empty), and the text fields. */
-async function readForm(request: FastifyRequest, maxFiles: number) {
-  const files: { name: string; data: Buffer }[] = [];
-  const fields: Record<string, string> = {};
-  for await (const part of request.parts({ limits: { fileSize: MEDIA_LIMITS.maxBytes, files: maxFiles } })) {
-    if (part.type === 'file') files.push({ name: part.filename, data: await readUpload(part, MEDIA_LIMITS.maxBytes) });
-    else fields[part.fieldname] = String(part.value);
-  }
-  if (files.length === 0) throw new HttpError(400, messages.fileMissing);
-  return { files, fields };
+/**
+ * The id the client chose for the one record an upload makes (DESIGN §4: a photo taken offline is
+ * named by a dish saved meanwhile), or none; an upload of several files makes several records, so
+ * one id names none of them.
+ */
+function chosenId(fields: Record<string, string>, single: boolean): string | undefined {
+  const id = fields._id;
+  if (id === undefined) return undefined;
+  if (!single || !cms.media.create.shape._id.safeParse(id).success) throw fieldError('body._id', messages.invalidValue);
+  return id;
 }
 
 /** `?mimetype=`: a whole type (`image/webp`) or its family (`image`). */
@@ -155,8 +152,9 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
    * checked before any is stored, and a failure after that removes what was stored.
    */
   async function upload(request: FastifyRequest, maxFiles: number, single: boolean): Promise<Row[]> {
-    const form = await readForm(request, maxFiles);
+    const form = await readForm(request, maxFiles, MEDIA_LIMITS.maxBytes);
     const { values, compress } = formValues(form.fields);
+    const chosen = chosenId(form.fields, single);
     const prepared: Prepared[] = [];
     // One at a time: decoding is the expensive part, and a refused file stops the rest.
     for (const file of form.files) prepared.push(await prepare(file.data, file.name, compress));
@@ -165,7 +163,7 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
       await Promise.all(stored.map((file) => files.put(file.key, file.data)));
       const now = clock();
       // Ids in the order the files came, so a list by date keeps that order.
-      const ids = prepared.map(() => uuidv7(now.getTime())).toSorted();
+      const ids = chosen ? [chosen] : prepared.map(() => uuidv7(now.getTime())).toSorted();
       const shared = single ? values : { folder: values.folder };
       const rows = (await store.db
         .insert(media)
@@ -190,6 +188,8 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
         stored.map((file) => file.key),
         request.log,
       );
+      // The chosen id is another record's, of this website or any other: the caller's to change.
+      if (chosen && pgError(error)?.code === PG_UNIQUE_VIOLATION) throw fieldError('body._id', messages.valueTaken);
       throw error;
     }
   }

@@ -1,12 +1,13 @@
 import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import { messages } from '../../contract/messages';
+import { UPLOAD_LIMITS } from '../../contract/upload-limits';
 import { HttpError } from '../http/errors';
 import { newFileKey } from './storage';
 
 /** An uploaded image's limits: the bytes that arrive, and the pixels they may unpack to (a decompression bomb's are refused). */
 export const IMAGE_LIMITS = {
-  maxBytes: 10 * 1024 * 1024,
-  maxPixels: 40_000_000,
+  ...UPLOAD_LIMITS,
   /** The stored image fits in this square; larger ones are scaled down. */
   maxEdge: 2400,
 };
@@ -32,6 +33,21 @@ export async function readUpload(file: MultipartFile, maxBytes = IMAGE_LIMITS.ma
   if (file.file.truncated || data.length > maxBytes) throw new HttpError(413, messages.fileTooLarge, { maxBytes });
   if (data.length === 0) throw new HttpError(400, messages.fileEmpty);
   return data;
+}
+
+/**
+ * A multipart upload read to its end before anything is kept, so a form cut off after its file
+ * stores nothing: each file whole (413 past the limit, 400 when empty), and the text fields.
+ */
+export async function readForm(request: FastifyRequest, maxFiles: number, maxBytes = IMAGE_LIMITS.maxBytes) {
+  const files: { name: string; data: Buffer }[] = [];
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts({ limits: { fileSize: maxBytes, files: maxFiles } })) {
+    if (part.type === 'file') files.push({ name: part.filename, data: await readUpload(part, maxBytes) });
+    else fields[part.fieldname] = String(part.value);
+  }
+  if (files.length === 0) throw new HttpError(400, messages.fileMissing);
+  return { files, fields };
 }
 
 export interface Webp {

@@ -43,7 +43,12 @@ export function diskStorage(root: string): FileStorage {
     async put(key, data) {
       const file = path(key);
       await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, data, { flag: 'wx' });
+      await writeFile(file, data, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+        // A write that failed part-way (a full disk) leaves no half file behind; one that found the
+        // key taken leaves that file alone.
+        if (error.code !== 'EEXIST') await rm(file, { force: true });
+        throw error;
+      });
     },
     async get(key) {
       try {

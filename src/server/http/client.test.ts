@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../tests/support/app';
+import { messages } from '../../contract/messages';
 
 const html = { accept: 'text/html,application/xhtml+xml' };
 const script = 'export const answer = 42;\n'.repeat(100);
@@ -88,5 +89,26 @@ describe('serving the built PWA', () => {
     const image = await app.inject({ url: '/missing.png', headers: { accept: 'image/png' } });
     expect(image.statusCode).toBe(404);
     expect(image.body).not.toContain('app shell');
+  });
+
+  it('turns off what the app never uses of the device, on its pages and API answers alike', async () => {
+    for (const res of [await app.inject({ url: '/', headers: html }), await app.inject({ url: '/cms/42/media', headers: html }), await app.inject({ url: '/api/missing' })]) {
+      const policy = res.headers['permissions-policy'] as string;
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'bluetooth', 'display-capture']) expect(policy).toContain(`${feature}=()`);
+      // Copying an API key needs the clipboard; a photo taken through a file input needs no camera permission.
+      expect(policy).not.toContain('clipboard');
+    }
+  });
+
+  it('answers a GET under /api too long for the router with the API’s 404, and a long navigation with the app, never a file lookup', async () => {
+    const longId = await app.inject({ url: `/api/cms/pages/0195f0b4-0000-7000-8000-000000000000/${'x'.repeat(5000)}`, headers: html });
+    expect(longId.statusCode).toBe(404);
+    expect(longId.json()).toEqual({ success: false, message: messages.notFound.message });
+    const longRoute = await app.inject({ url: `/api/${'y'.repeat(300)}`, headers: html });
+    expect(longRoute.statusCode).toBe(404);
+    expect(longRoute.json()).toEqual({ success: false, message: messages.routeNotFound.message });
+    const navigation = await app.inject({ url: `/websites/${'z'.repeat(300)}`, headers: html });
+    expect(navigation.statusCode).toBe(200);
+    expect(navigation.body).toContain('app shell');
   });
 });

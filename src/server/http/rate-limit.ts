@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { messages } from '../../contract/messages';
 import type { Db } from '../store/open';
+import { keepIfRefused, type Tx } from '../store/request-transaction';
 import { rateLimits } from '../store/schema';
 import { HttpError } from './errors';
 
@@ -10,8 +11,16 @@ export interface Limit {
   windowMs: number;
 }
 
-/** Counts one hit on `key` in a fixed window; true while the count is within the limit. */
-export async function hit(db: Db, key: string, { max, windowMs }: Limit, now: Date): Promise<boolean> {
+/**
+ * Counts one hit on `key` in a fixed window; true while the count is within the limit. The count
+ * stands when the request is refused (ADR 016): that is what it is there to count.
+ */
+export async function hit(db: Db, key: string, limit: Limit, now: Date): Promise<boolean> {
+  keepIfRefused((tx) => count(tx, key, limit, now));
+  return (await count(db, key, limit, now)) <= limit.max;
+}
+
+async function count(db: Db | Tx, key: string, { windowMs }: Limit, now: Date): Promise<number> {
   const cutoff = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const [row] = await db
     .insert(rateLimits)
@@ -25,7 +34,7 @@ export async function hit(db: Db, key: string, { max, windowMs }: Limit, now: Da
       },
     })
     .returning({ count: rateLimits.count });
-  return (row?.count ?? 0) <= max;
+  return row?.count ?? 0;
 }
 
 /** Counts every check (so none is skipped) and answers 429 if any is over its limit. */

@@ -3,7 +3,7 @@ import { verify } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../tests/support/app';
-import { bearer, lastPin, signIn } from '../../../tests/support/auth';
+import { bearer, browser, lastPin, signIn } from '../../../tests/support/auth';
 import { storeKinds } from '../../../tests/support/store';
 import { seedUser } from '../../../tests/support/users';
 import { z } from 'zod/mini';
@@ -27,8 +27,8 @@ async function setup(kind: (typeof storeKinds)[number]) {
   const test = await createTestApp({ kind, clock: clock.now });
   opened.push(test.app);
   const user = await seedUser(test.store, anna);
-  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
-    test.app.inject({ method: 'POST', url: `/api/auth/${url}`, payload, headers });
+  // One browser: the sign-in attempt's cookie goes from the password step to the PIN step.
+  const { post } = browser(test.app);
   return { ...test, clock, user, post, sent: test.mailer.sent };
 }
 
@@ -134,11 +134,11 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
   });
 
   it('returns the role and its permissions for a team member', async () => {
-    const { app, store, sent } = await setup(kind);
+    const { app, store, sent, post } = await setup(kind);
     const role = { name: 'Editor', permissions: { cms: true, seo: false, team: false, settings: true }, cmsPermissions: { pages: 'edit' as const } };
     const member = await seedUser(store, { type: 'teammember', email: 'tm@example.test', username: 'tm', password: 'team member pw', role });
-    await app.inject({ method: 'POST', url: '/api/auth/login', payload: { emailOrUsername: 'tm', password: 'team member pw' } });
-    const res = await app.inject({ method: 'POST', url: '/api/auth/verify-pin', payload: { emailOrUsername: 'tm', pin: lastPin(sent, 'tm@example.test') } });
+    await post('login', { emailOrUsername: 'tm', password: 'team member pw' });
+    const res = await post('verify-pin', { emailOrUsername: 'tm', pin: lastPin(sent, 'tm@example.test') });
     expect(res.json().data).toMatchObject({
       type: 'teammember',
       user: { role: 'Editor', websiteId: member.websiteId, roleInfo: { permissions: role.permissions, cmsPermissions: role.cmsPermissions } },

@@ -60,7 +60,8 @@ export async function contactFormRoutes(app: FastifyInstance, options: ContactFo
   app.withTypeProvider<ZodTypeProvider>().post(
     entries.SMTP_TEST_PATH,
     {
-      config: { policy: entries.smtpSettings.access.update },
+      // A call to the website's mail server, nothing to commit: not held in a transaction (ADR 016).
+      config: { policy: entries.smtpSettings.access.update, transaction: false },
       schema: { params: z.object({ websiteId: z.string() }), body: entries.SmtpTestBody, response: { 200: successSchema(z.object({ to: z.string() })) } },
     },
     async (request, reply) => {

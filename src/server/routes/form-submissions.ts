@@ -13,6 +13,7 @@ import { isUuid } from '../http/ids';
 import { enforce } from '../http/rate-limit';
 import { ok } from '../http/reply';
 import type { FormDeliveries } from '../mail/form-deliveries';
+import { afterCommit } from '../store/request-transaction';
 import { contactForms, contactSubmissions } from '../store/schema';
 import { openToWebsites } from './public';
 
@@ -80,8 +81,9 @@ export async function formSubmissionRoutes(app: FastifyInstance, { store, clock,
         .insert(contactSubmissions)
         .values({ id: uuidv7(now.getTime()), websiteId, formId: form.id, values: checked.values, summary: checked.summary, createdAt: now, updatedAt: now, nextAttemptAt: now })
         .returning({ id: contactSubmissions.id, createdAt: contactSubmissions.createdAt });
-      // Stored: whatever the mail server does now, the submission is kept, and its mail follows.
-      deliveries.kick();
+      // Stored: whatever the mail server does now, the submission is kept, and its mail follows
+      // once it is committed (before, the sender would not see it).
+      afterCommit(() => deliveries.kick());
       reply.status(201);
       return ok({ id: row!.id, createdAt: row!.createdAt.toISOString() }, { message: request.t(messages.submissionReceived) });
     },

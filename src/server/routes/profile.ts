@@ -6,6 +6,7 @@ import { AuthUserSchema, ChangePasswordBody, DeviceSchema, ProfileUpdateBody } f
 import { successSchema } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
 import { describeDevice } from '../auth/device';
+import { forgetDevices, forgetSessionDevice } from '../auth/known-devices';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { isLive, revokeAllSessions, revokeSession } from '../auth/sessions';
 import { toAuthUser } from '../auth/users';
@@ -50,6 +51,8 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
     const now = clock();
     await db.update(users).set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: now }).where(eq(users.id, user.id));
     await revokeAllSessions(db, user.id, now, session.id);
+    // The other devices sign in as strangers now: one of them may be why the password changed.
+    await forgetDevices(db, user.id, session.id);
     return ok(null, { message: request.t(messages.passwordChanged) });
   });
 
@@ -84,6 +87,8 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
     const { user } = caller(request);
     // Another user's session id answers exactly like an unknown one.
     if (!(await revokeSession(db, user.id, request.params.id, clock()))) throw new HttpError(404, messages.notFound);
+    // Signed out here means not known there either: its next sign-in counts as a stranger's.
+    await forgetSessionDevice(db, user.id, request.params.id);
     return ok(null, { message: request.t(messages.deviceSignedOut) });
   });
 }

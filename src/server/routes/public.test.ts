@@ -251,10 +251,10 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     await refused(null, cast.headers.ownerA);
     expect((await test.app.inject({ method: 'HEAD', url: '/api/public/pages' })).statusCode).toBe(401);
 
-    expect((await send('ownerA', 'PATCH', `/api/websites/${cast.site.A}/api-key/toggle`)).statusCode).toBe(200);
+    expect((await send('ownerA', 'PATCH', `/api/websites/${cast.site.A}/api-key/toggle`, undefined, 1)).statusCode).toBe(200);
     await refused(keys.A);
     expect((await get('/api/public/pages', keys.B)).statusCode).toBe(200);
-    expect((await send('ownerA', 'PATCH', `/api/websites/${cast.site.A}/api-key/toggle`)).statusCode).toBe(200);
+    expect((await send('ownerA', 'PATCH', `/api/websites/${cast.site.A}/api-key/toggle`, undefined, 2)).statusCode).toBe(200);
     expect((await get('/api/public/pages')).statusCode).toBe(200);
 
     // A new key replaces the old one at once.

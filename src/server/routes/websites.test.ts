@@ -434,12 +434,12 @@ describe.each(storeKinds)('websites, partners and API keys (%s)', (kind) => {
       expect(updated.body).not.toContain(first.key);
       expect(await keyRows()).toEqual([expect.objectContaining({ keyHash: hashToken(first.key), prefix: first.prefix, version: 2 })]);
 
-      const off = await send('ownerB', 'PATCH', `${keyUrl()}/toggle`);
+      const off = await send('ownerB', 'PATCH', `${keyUrl()}/toggle`, undefined, 2);
       expect(off.statusCode, off.body).toBe(200);
       expect(data(off)).toMatchObject({ isActive: false, version: 3 });
       expect(off.json().message).toBe(messages.apiKeyDisabled.message);
       expect(off.body).not.toContain(first.key);
-      expect(data(await send('ownerB', 'PATCH', `${keyUrl()}/toggle`))).toMatchObject({ isActive: true, version: 4 });
+      expect(data(await send('ownerB', 'PATCH', `${keyUrl()}/toggle`, undefined, 3))).toMatchObject({ isActive: true, version: 4 });
       expect((await keyRows())[0]!.isActive).toBe(true);
 
       const again = await send('ownerB', 'POST', keyUrl(), {});
@@ -454,7 +454,7 @@ describe.each(storeKinds)('websites, partners and API keys (%s)', (kind) => {
       expect((await send('memberB', 'DELETE', keyUrl(), undefined, data(await send('memberB', 'GET', keyUrl())).version)).statusCode).toBe(200);
       expect(await keyRows()).toEqual([]);
       expect((await send('ownerB', 'GET', keyUrl())).statusCode).toBe(404);
-      expect((await send('ownerB', 'PATCH', `${keyUrl()}/toggle`)).statusCode).toBe(404);
+      expect((await send('ownerB', 'PATCH', `${keyUrl()}/toggle`, undefined, 1)).statusCode).toBe(404);
     });
   });
 });

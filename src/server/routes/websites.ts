@@ -8,7 +8,7 @@ import { DEFAULT_PARTNER_TYPE, partners as partnersEntry, type PartnerType } fro
 import { apiKeys as apiKeysEntry, websites as websitesEntry } from '../../contract/resources/websites';
 import { hashToken, newToken } from '../auth/secrets';
 import type { ServerContext } from '../context';
-import { registerResource, type Row, type Tx } from '../crud';
+import { expectedVersion, registerResource, type Row, type Tx } from '../crud';
 import { fieldError, HttpError } from '../http/errors';
 import { ok } from '../http/reply';
 import { caller, principal } from '../policy';
@@ -148,12 +148,15 @@ export async function websiteRoutes(app: FastifyInstance, ctx: ServerContext) {
     '/api/websites/:id/api-key/toggle',
     { config: { policy: { website: 'settings' }, website: { from: 'path', param: 'id' } }, schema: { params: idParams, ...keyRoutes.entitySchema } },
     async (request: FastifyRequest, reply) => {
+      // Switched from the version the caller saw, like every other change: a stale one is a conflict.
+      const version = expectedVersion(request);
+      const ofWebsite = eq(apiKeys.websiteId, request.website!.id);
       const [row] = (await db
         .update(apiKeys)
-        .set({ isActive: sql`not ${apiKeys.isActive}`, version: sql`${apiKeys.version} + 1`, updatedAt: ctx.clock() })
-        .where(eq(apiKeys.websiteId, request.website!.id))
+        .set({ isActive: sql`not ${apiKeys.isActive}`, version: version + 1, updatedAt: ctx.clock() })
+        .where(and(ofWebsite, eq(apiKeys.version, version)))
         .returning()) as Row[];
-      if (!row) throw new HttpError(404, messages.notFound);
+      if (!row) throw await keyRoutes.missOrConflict(request, ofWebsite);
       reply.header('etag', `"${row.version}"`);
       return ok(keyRoutes.entity(request, row), { message: request.t(row.isActive ? messages.apiKeyEnabled : messages.apiKeyDisabled) });
     },

@@ -1,16 +1,18 @@
 // @vitest-environment node
 import { verify } from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tokenFor } from '../../../tests/support/auth';
 import { createPgDatabase, createTestStore, storeKinds } from '../../../tests/support/store';
-import { firstStart, type FirstAdmin, type FirstStartOptions } from './first-start';
-import { openStore, type Store } from './open';
+import { hashPassword } from '../auth/passwords';
+import { firstSignInFile, firstStart, pendingFirstSignIn, type FirstAdmin, type FirstStartOptions } from './first-start';
+import { openStore, type Db, type Store } from './open';
 import { DEMO_MEMBER_EMAIL } from './demo';
-import { appSettings, categories, cmsPages, contactForms, gastroAllergens, gastroItems, gastroMenus, languages, menuItems, posts, seo, subcategories, teamRoles, types, users, websites } from './schema';
+import { appSettings, categories, cmsPages, contactForms, gastroAllergens, gastroItems, gastroMenus, languages, menuItems, posts, seo, settings, subcategories, teamRoles, types, users, websites } from './schema';
 
 const stores: Store[] = [];
 const dirs: string[] = [];
@@ -19,9 +21,14 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+type Options = Omit<FirstStartOptions, 'dataDir'>;
+
+/** First starts into one data directory of their own, and what each told main it created. */
 function recorder() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sk-first-'));
+  dirs.push(dataDir);
   const created: FirstAdmin[] = [];
-  return { created, init: (opts: FirstStartOptions = { adminEmail: null, adminPassword: null, demo: false }) => firstStart(opts, (a) => created.push(a)) };
+  return { created, dataDir, init: (opts: Options = { adminEmail: null, adminPassword: null, demo: false }) => firstStart({ ...opts, dataDir }, (a) => created.push(a)) };
 }
 
 describe.each(storeKinds)('first start (%s)', (kind) => {
@@ -99,15 +106,71 @@ describe.each(storeKinds)('first start (%s)', (kind) => {
   });
 
   it('uses ADMIN_EMAIL and ADMIN_PASSWORD and prints no password of its own', async () => {
-    const { created, init } = recorder();
+    const { created, init, dataDir } = recorder();
     const store = await createTestStore(kind, init({ adminEmail: 'boss@agency.test', adminPassword: 'correct horse battery', demo: false }));
     stores.push(store);
     expect(created).toEqual([{ email: 'boss@agency.test', username: 'admin', generatedPassword: null, demoOwner: null }]);
+    // Nothing generated, nothing to keep.
+    expect(existsSync(firstSignInFile(dataDir))).toBe(false);
     // The footer's Support link leads to the first admin until the settings name another.
     const [settingsRow] = await store.db.select().from(appSettings);
     expect(settingsRow!.supportUrl).toBe('mailto:boss@agency.test');
     const [admin] = await store.db.select().from(users).where(eq(users.email, 'boss@agency.test'));
     expect(await verify(admin!.passwordHash, 'correct horse battery')).toBe(true);
+  });
+
+  it('keeps the generated passwords in DATA_DIR, readable by its owner alone, on every start until each account signs in', async () => {
+    const { created, init, dataDir } = recorder();
+    const store = await createTestStore(kind, init({ adminEmail: null, adminPassword: null, demo: true }));
+    stores.push(store);
+    const file = firstSignInFile(dataDir);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const [first] = created;
+    expect(first!.demoOwner).not.toBeNull();
+    // A start killed after the commit, before it printed anything: every next start finds them.
+    expect(await pendingFirstSignIn(store.db, dataDir)).toEqual(first);
+    expect(await pendingFirstSignIn(store.db, dataDir)).toEqual(first);
+    // In the database only as hashes.
+    const stored = JSON.stringify([await store.db.select().from(users), await store.db.select().from(settings)]);
+    expect(stored).not.toContain(first!.generatedPassword);
+    expect(stored).not.toContain(first!.demoOwner!.password);
+
+    const id = async (email: string) => (await store.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+    await tokenFor(store, await id(first!.email));
+    expect(await pendingFirstSignIn(store.db, dataDir)).toEqual({ ...first, generatedPassword: null });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ ...first, generatedPassword: null });
+    await tokenFor(store, await id(first!.demoOwner!.email));
+    expect(await pendingFirstSignIn(store.db, dataDir)).toBeNull();
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('forgets a kept password that no longer signs in to its account', async () => {
+    const { created, init, dataDir } = recorder();
+    const store = await createTestStore(kind, init());
+    stores.push(store);
+    await store.db.update(users).set({ passwordHash: await hashPassword('changed by hand') }).where(eq(users.email, created[0]!.email));
+    expect(await pendingFirstSignIn(store.db, dataDir)).toBeNull();
+    expect(existsSync(firstSignInFile(dataDir))).toBe(false);
+  });
+
+  it('has the passwords on disk before the accounts commit: killed in between, the next start makes new ones and replaces the file', async () => {
+    const { created, init, dataDir } = recorder();
+    const store = await createTestStore(kind);
+    stores.push(store);
+    // The commit never comes: the transaction ends as a killed process's does, rolled back.
+    const killedBeforeCommit = Object.create(store.db, {
+      transaction: { value: (work: (tx: unknown) => Promise<unknown>) => store.db.transaction(async (tx) => Promise.reject(new Error('killed', { cause: await work(tx) }))) },
+    }) as Db;
+    await expect(init()(killedBeforeCommit)).rejects.toThrow('killed');
+    const orphan = JSON.parse(await readFile(firstSignInFile(dataDir), 'utf8')) as FirstAdmin;
+    expect(orphan.generatedPassword).toEqual(expect.any(String));
+    expect(await store.db.select().from(users)).toEqual([]);
+    expect(created).toEqual([]);
+
+    await init()(store.db);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.generatedPassword).not.toBe(orphan.generatedPassword);
+    expect(await pendingFirstSignIn(store.db, dataDir)).toEqual(created[0]);
   });
 
   it('does nothing on a store that was initialized before', async () => {
@@ -140,7 +203,7 @@ describe.runIf(storeKinds.includes('postgres'))('first start on a shared Postgre
   });
 });
 
-async function dataDir() {
+async function storeDir() {
   const dir = await mkdtemp(join(tmpdir(), 'sk-data-'));
   dirs.push(dir);
   return join(dir, 'db');
@@ -148,7 +211,7 @@ async function dataDir() {
 
 describe('first start on an embedded data directory', () => {
   it('keeps its data across restarts and creates no second admin', async () => {
-    const dir = await dataDir();
+    const dir = await storeDir();
     const { created, init } = recorder();
     const first = await openStore({ kind: 'pglite', dataDir: dir }, init());
     const [admin] = await first.db.select().from(users);
@@ -160,7 +223,7 @@ describe('first start on an embedded data directory', () => {
   });
 
   it('discards what an interrupted first start left behind and starts over', async () => {
-    const dir = await dataDir();
+    const dir = await storeDir();
     // What a process killed during initialization leaves: a half-written staging directory.
     const staging = `${dir}.init-12345-1`;
     await mkdir(staging);
@@ -174,7 +237,7 @@ describe('first start on an embedded data directory', () => {
   });
 
   it('leaves no data directory when initialization fails', async () => {
-    const dir = await dataDir();
+    const dir = await storeDir();
     const interrupted = openStore({ kind: 'pglite', dataDir: dir }, async () => {
       throw new Error('killed');
     });

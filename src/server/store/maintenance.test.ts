@@ -4,7 +4,7 @@ import { createTestStore, storeKinds } from '../../../tests/support/store';
 import { seedUser } from '../../../tests/support/users';
 import { pruneExpired } from './maintenance';
 import type { Store } from './open';
-import { idempotencyKeys, pinChallenges, rateLimits, sessions } from './schema';
+import { idempotencyKeys, knownDevices, pinChallenges, rateLimits, sessions } from './schema';
 
 const stores: Store[] = [];
 afterEach(async () => Promise.all(stores.splice(0).map((s) => s.close())));
@@ -41,11 +41,15 @@ describe.each(storeKinds)('pruning expired rows (%s)', (kind) => {
     const answered = (key: string, createdAt: Date) => ({ caller: user.id, key, requestHash: 'h', status: 201, response: '{}', createdAt });
     await store.db.insert(idempotencyKeys).values([answered('six-days', ago(6)), answered('eight-days', ago(8))]);
 
+    const device = (tokenHash: string, lastSignInAt: Date) => ({ userId: user.id, tokenHash, createdAt: lastSignInAt, lastSignInAt });
+    await store.db.insert(knownDevices).values([device('signed-in-last-month', ago(30)), device('not-for-over-a-year', ago(366))]);
+
     await pruneExpired(store.db, now);
 
     expect((await store.db.select().from(sessions)).map((s) => s.tokenHash).toSorted()).toEqual(['live', 'revoked-an-hour-ago']);
     expect((await store.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['fresh']);
     expect(await store.db.select().from(pinChallenges)).toHaveLength(1);
     expect((await store.db.select().from(idempotencyKeys)).map((k) => k.key)).toEqual(['six-days']);
+    expect((await store.db.select().from(knownDevices)).map((d) => d.tokenHash)).toEqual(['signed-in-last-month']);
   });
 });

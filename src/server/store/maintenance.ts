@@ -1,21 +1,23 @@
 import { lt, or } from 'drizzle-orm';
+import { DEVICE_TTL_MS } from '../auth/known-devices';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../auth/sessions';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency';
 import type { Db } from './open';
-import { idempotencyKeys, pinChallenges, rateLimits, sessions } from './schema';
+import { idempotencyKeys, knownDevices, pinChallenges, rateLimits, sessions } from './schema';
 
 const DAY_MS = 24 * 3600_000;
 
 /**
  * Deletes what can never matter again: rate-limit windows over a day old, PIN challenges a day
  * past their life, sessions that ended (by age, idleness, or revocation a day ago), and
- * idempotency keys past their 7 days.
+ * idempotency keys past their 7 days, devices not signed in on for a year (auth/known-devices.ts).
  */
 export async function pruneExpired(db: Db, now: Date): Promise<void> {
   const ago = (ms: number) => new Date(now.getTime() - ms);
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, ago(DAY_MS)));
   await db.delete(pinChallenges).where(lt(pinChallenges.expiresAt, ago(DAY_MS)));
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, ago(IDEMPOTENCY_TTL_MS)));
+  await db.delete(knownDevices).where(lt(knownDevices.lastSignInAt, ago(DEVICE_TTL_MS)));
   await db
     .delete(sessions)
     .where(

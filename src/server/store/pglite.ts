@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { lockDirectory } from './dir-lock';
+import { requestScoped } from './request-transaction';
 import { migrationsFolder, type Db, type Initialize, type Store } from './store';
 import * as schema from './schema';
 
@@ -19,7 +20,7 @@ import * as schema from './schema';
 export const pgliteOptions = { extensions: { pg_trgm }, postgresqlconf: ['shared_buffers=32MB'] };
 
 export async function prepareDb(client: PGlite, initialize: Initialize | null): Promise<Db> {
-  const db = drizzle({ client, schema }) as unknown as Db;
+  const db = requestScoped(drizzle({ client, schema }) as unknown as Db);
   await migrate(db as never, { migrationsFolder });
   if (initialize) await initialize(db);
   return db;

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { Pool } from 'pg';
+import { requestScoped } from './request-transaction';
 import { migrationsFolder, type Db, type Initialize, type Store } from './store';
 import * as schema from './schema';
 
@@ -25,7 +26,7 @@ export async function openPostgres(url: string, initialize: Initialize): Promise
   }
   return {
     kind: 'postgres',
-    db: drizzle({ client: pool, schema }) as unknown as Db,
+    db: requestScoped(drizzle({ client: pool, schema }) as unknown as Db),
     ping: async () => void (await pool.query('SELECT 1')),
     close: () => pool.end(),
   };

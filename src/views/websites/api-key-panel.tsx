@@ -3,6 +3,7 @@ import { Copy, KeyRound, Power, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod/mini';
 import { ApiError, request, requestData } from '../../api/request';
+import { ifMatch } from '../../api/send';
 import { useConfirm, useToast } from '../../app/feedback';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
@@ -62,17 +63,26 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
       const answer = await request<Key>(path, { method: 'POST', body: {}, fallback: messages.requestFailed });
       setKey(answer.data);
       setRevealed(answer.data.key ?? null);
+      // A retried request's answer leaves the key out (it is never kept): its message says what to do.
+      if (!answer.data.key && answer.message) toast.info(answer.message);
     });
   const toggle = () =>
     act(async () => {
-      const answer = await request<Key>(`${path}/toggle`, { method: 'PATCH', fallback: messages.requestFailed });
-      setKey(answer.data);
-      if (answer.message) toast.info(answer.message);
+      try {
+        const answer = await request<Key>(`${path}/toggle`, { method: 'PATCH', headers: { 'if-match': ifMatch(key!.version) }, fallback: messages.requestFailed });
+        setKey(answer.data);
+        if (answer.message) toast.info(answer.message);
+      } catch (error) {
+        // Switched elsewhere meanwhile: the key as it is now shows beside the message.
+        const current = error instanceof ApiError && error.status === 409 ? (error.details as { data?: Key } | undefined)?.data : undefined;
+        if (current) setKey(current);
+        throw error;
+      }
     });
   const remove = () =>
     act(async () => {
       if (!key || !(await confirmDelete(t`the API key ${key.prefix}…`))) return;
-      await request(path, { method: 'DELETE', headers: { 'if-match': `"${key.version}"` }, fallback: messages.requestFailed });
+      await request(path, { method: 'DELETE', headers: { 'if-match': ifMatch(key.version) }, fallback: messages.requestFailed });
       setKey(null);
       setRevealed(null);
     });
