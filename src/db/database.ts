@@ -83,7 +83,12 @@ export interface OutboxEntry {
   dependsOn?: string[];
   /** How many answers in a row said "try again later" (5xx, 408, 425, a key in flight); the MAX_ATTEMPTS-th fails it. */
   attempts: number;
-  /** After such an answer: not sent again before then (ms since epoch); the entity's later entries wait too. */
+  /**
+   * How many times in a row the entry was sent twice without an answer (outbox.ts LOST_BACKOFF_MS);
+   * none since its last answer when absent. Not indexed: entries stored before it read as none.
+   */
+  lost?: number;
+  /** After such an answer, or none: not sent again before then (ms since epoch); the entity's later entries wait too. */
   retryAt?: number;
   createdAt: number;
   /** For the sync panel, translated when the change was made: "category", "Drinks". */

@@ -11,8 +11,10 @@ import {
   enqueueReorder,
   entityKey,
   keepMine,
+  LOST_BACKOFF_MS,
   MAX_ATTEMPTS,
   mergeOrder,
+  OFFLINE_AFTER,
   rememberServerRow,
   retry,
   takeTheirs,
@@ -280,17 +282,14 @@ describe('drain', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
-  it.each([
-    ['no answer', offline, 'offline'],
-    ['a 429', status(429), 'unavailable'],
-  ])('on %s keeps the entry pending, counts no attempt and stops until the next try', async (_case, answer, stopped) => {
+  it('on a 429 keeps the entry pending, counts no attempt and stops until the next try', async () => {
     await enqueue(update(A, 1, { name: 'x' }));
     await enqueue(update(B, 1, { name: 'y' }));
-    const { send, calls } = scriptedServer(answer);
+    const { send, calls } = scriptedServer(status(429));
 
     const result = await drain(send);
 
-    expect(result).toMatchObject({ stopped, retryAt: null });
+    expect(result).toMatchObject({ stopped: 'unavailable', retryAt: null });
     expect(calls).toHaveLength(1);
     expect((await entries()).map((entry) => [entry.status, entry.attempts, entry.retryAt])).toEqual([
       ['pending', 0, undefined],
@@ -484,6 +483,107 @@ describe('an entity the server keeps failing', () => {
   });
 });
 
+/** Every call to one entity goes unanswered; the others are answered. */
+function unanswered(id: string) {
+  const answer: Answer = (call) => (call.path.endsWith(id) ? offline(call) : echo(call));
+  return scriptedServer(...Array.from({ length: 40 }, () => answer));
+}
+
+describe('an answer that never came (no connection, or a page that is not our JSON: a proxy’s 502)', () => {
+  it('is sent again at once under the same key, and the drain goes on', async () => {
+    await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    const { send, calls } = scriptedServer(offline);
+
+    expect(await drain(send)).toMatchObject({ sent: 2, stopped: null, retryAt: null });
+
+    expect(calls.map((call) => call.path)).toEqual([`/api/categories/${A}`, `/api/categories/${A}`, `/api/categories/${B}`]);
+    expect(calls[1]!.headers['Idempotency-Key']).toBe(calls[0]!.headers['Idempotency-Key']);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('lost twice, backs off its entity alone, briefly at first and longer while it lasts, and never fails', async () => {
+    freezeTime();
+    const seq = await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(A, 1, { description: 'behind it' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    const { send, calls } = unanswered(A);
+    const sentToA = () => calls.filter((call) => call.path.endsWith(A)).length;
+
+    expect(await drain(send)).toEqual({ startedAt: Date.now(), sent: 1, stopped: null, retryAt: Date.now() + LOST_BACKOFF_MS[0] });
+    expect(sentToA()).toBe(2);
+    expect(await record(B)).toMatchObject({ name: 'y', version: 2 });
+
+    const waits = [...LOST_BACKOFF_MS, LOST_BACKOFF_MS.at(-1)!];
+    for (const [index, wait] of waits.entries()) {
+      // Not a moment before its wait is over.
+      vi.setSystemTime(Date.now() + wait - 1);
+      await drain(send);
+      expect(sentToA()).toBe(2 * (index + 1));
+      vi.setSystemTime(Date.now() + 1);
+      const next = waits[index + 1] ?? LOST_BACKOFF_MS.at(-1)!;
+      expect(await drain(send)).toMatchObject({ sent: 0, stopped: null, retryAt: Date.now() + next });
+      expect(sentToA()).toBe(2 * (index + 2));
+    }
+    // No answer says nothing against the change: it waits for one, however long, and counts no attempt.
+    expect(await db.outbox.get(seq!)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await entries()).map((entry) => entry.body)).toEqual([{ name: 'x' }, { description: 'behind it' }]);
+  });
+
+  it('an answer of the server, even a 503, ends the count of lost ones', async () => {
+    freezeTime();
+    await enqueue(update(A, 1, { name: 'x' }));
+    await enqueue(update(B, 1, { name: 'y' }));
+    await drain(unanswered(A).send);
+    vi.setSystemTime(Date.now() + LOST_BACKOFF_MS[0]);
+    await drain(unanswered(A).send);
+    expect(await only()).toMatchObject({ entityId: A, lost: 2 });
+
+    vi.setSystemTime(Date.now() + LOST_BACKOFF_MS[1]);
+    // A 503 is an answer: the entity backs off for the server now, the count of lost ones starts again.
+    await drain(scriptedServer(status(503)).send);
+    const held = await only();
+    expect(held).toMatchObject({ attempts: 1, retryAt: Date.now() + BACKOFF_MS[0] });
+    expect(held.lost).toBeUndefined();
+  });
+
+  it(`stops as offline when ${OFFLINE_AFTER} entities in a row got no answer, and leaves them as they were`, async () => {
+    freezeTime();
+    const ids = [A, B, C, D];
+    for (const id of ids) await enqueue(update(id, 1, { name: id }));
+    const { send, calls } = scriptedServer(...Array.from({ length: 20 }, () => offline));
+
+    expect(await drain(send)).toMatchObject({ sent: 0, stopped: 'offline', retryAt: null });
+
+    expect(calls.map((call) => call.path)).toEqual(ids.slice(0, OFFLINE_AFTER).flatMap((id) => [`/api/categories/${id}`, `/api/categories/${id}`]));
+    expect((await entries()).map((entry) => [entry.status, entry.attempts, entry.lost, entry.retryAt])).toEqual(ids.map(() => ['pending', 0, undefined, undefined]));
+  });
+
+  it('any answer between them starts the count again', async () => {
+    const ids = [A, B, C, D];
+    for (const id of ids) await enqueue(update(id, 1, { name: id }));
+    // A and B lost, C answered, D lost: two in a row at most.
+    const { send } = scriptedServer(offline, offline, offline, offline, echo, offline, offline);
+
+    expect(await drain(send)).toMatchObject({ sent: 1, stopped: null });
+    expect((await entries()).map((entry) => [entry.entityId, entry.lost])).toEqual([
+      [A, 1],
+      [B, 1],
+      [D, 1],
+    ]);
+  });
+
+  it('stops at once, sending nothing again, when the device knows it is offline', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await enqueue(update(A, 1, { name: 'x' }));
+    const { send, calls } = scriptedServer(offline);
+
+    expect(await drain(send)).toMatchObject({ sent: 0, stopped: 'offline' });
+    expect(calls).toHaveLength(1);
+    expect(await only()).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+});
+
 /** A subcategory's create, which needs its category's first. */
 function subcategory(id: string, categoryId: string): NewEntry {
   const itemPath = `/api/subcategories/${id}`;
@@ -576,6 +676,20 @@ const orderConflict =
   (current: string[]): Answer =>
   () =>
     new ApiError('Someone else changed this order in the meantime.', 409, { success: false, message: '…', data: { items: current } });
+
+/** A change of one of a list's children (subcategories), sent where the server keeps them. */
+const child = (entry: NewEntry): NewEntry => ({
+  ...entry,
+  resource: 'subcategories',
+  path: entry.method === 'POST' ? '/api/subcategories' : `/api/subcategories/${entry.entityId}`,
+  itemPath: `/api/subcategories/${entry.entityId}`,
+});
+
+/** One answer instead of the server's own, to the first call of a method. */
+function once(method: string, answer: Answer) {
+  let used = false;
+  return (call: OutboxRequest) => (used || call.method !== method ? undefined : ((used = true), answer(call)));
+}
 
 describe('reorder', () => {
   const [S1, S2, S3, X] = ['1', '2', '3', '4'].map((n) => `0190d6b0-0000-7000-8000-00000000010${n}`) as [string, string, string, string];
@@ -701,6 +815,111 @@ describe('reorder', () => {
     expect(await db.outbox.count()).toBe(0);
     expect(await pageIds(inOrder)).toEqual([X, S3, S2, S1]);
     expect(await Promise.all([X, S3, S2, S1].map(position))).toEqual([0, 1, 2, 3]);
+  });
+
+  /**
+   * The server's side of the list, as crud.ts keeps it: a new child last, a deleted one gone, and
+   * a reorder taken only from the order it holds (else 409 with that order). `refuse` answers a
+   * call in its place.
+   */
+  function listServer(children: readonly string[], refuse: (call: OutboxRequest) => Success<unknown> | Error | undefined = () => undefined) {
+    const order = [...children];
+    const calls: OutboxRequest[] = [];
+    const send = async (call: OutboxRequest): Promise<Success<unknown>> => {
+      calls.push(call);
+      const refused = refuse(call);
+      if (refused instanceof Error) throw refused;
+      const id = call.method === 'POST' ? String(json(call)?._id) : call.path.split('/').at(-1)!;
+      if (call.method === 'POST') order.push(id);
+      else if (call.method === 'DELETE') order.splice(order.indexOf(id), 1);
+      else if (call.path === path) {
+        if (call.headers['If-Match'] !== `"${orderTag(order)}"`) throw orderConflict([...order])(call);
+        order.splice(0, order.length, ...(json(call)!.items as string[]));
+        return { success: true, data: { items: [...order] } };
+      }
+      return echo(call);
+    };
+    return { send, calls, order, methods: () => calls.map((call) => call.method) };
+  }
+
+  it('waits for the deletes of its children queued before it, also while one backs off, and is sent on the order the server then has', async () => {
+    freezeTime();
+    await enqueue(child(remove(X, 1)));
+    // The list no longer showed X when the person moved S3 up.
+    await reorder([S3, S1, S2], A, [S1, S2, S3]);
+    const server = listServer(served, once('DELETE', status(503)));
+
+    expect(await drain(server.send)).toMatchObject({ sent: 0, retryAt: Date.now() + BACKOFF_MS[0] });
+    expect(server.methods()).toEqual(['DELETE']);
+
+    vi.setSystemTime(Date.now() + BACKOFF_MS[0]);
+    expect(await drain(server.send)).toMatchObject({ sent: 2, stopped: null });
+    expect(server.methods()).toEqual(['DELETE', 'DELETE', 'PUT']);
+    expect(server.order).toEqual([S3, S1, S2]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('goes before a child created after it, also while it backs off: the server holds the order it was made from', async () => {
+    freezeTime();
+    await reorder([S3, S1, X, S2]);
+    await enqueue(child(create(C)));
+    const server = listServer(served, once('PUT', status(503)));
+
+    await drain(server.send);
+    expect(server.methods()).toEqual(['PUT']);
+
+    vi.setSystemTime(Date.now() + BACKOFF_MS[0]);
+    expect(await drain(server.send)).toMatchObject({ sent: 2, stopped: null });
+    expect(server.methods()).toEqual(['PUT', 'PUT', 'POST']);
+    expect(server.order).toEqual([S3, S1, X, S2, C]);
+  });
+
+  it('made after a child was created, is queued behind the one before it, each on the order it was made from', async () => {
+    await reorder([S3, S1, X, S2]);
+    await enqueue(child(create(C)));
+    // The list showed the first move, and the new child last.
+    await reorder([C, S3, S1, X, S2], A, [S3, S1, X, S2, C]);
+    const server = listServer(served);
+
+    expect(await drain(server.send)).toMatchObject({ sent: 3, stopped: null });
+    expect(server.methods()).toEqual(['PUT', 'POST', 'PUT']);
+    expect(server.order).toEqual([C, S3, S1, X, S2]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('waits, not fails, while the create of a child queued before it is refused, and follows it once it is retried', async () => {
+    const seq = await enqueue(child(create(C, { name: 'Taken' })));
+    await reorder([C, S1, S2, X, S3], A, [...served, C]);
+    const server = listServer(served, once('POST', status(400)));
+
+    await drain(server.send);
+    expect(await statuses()).toEqual([
+      [C, 'failed'],
+      [`order:${A}`, 'pending'],
+    ]);
+
+    await retry(seq!);
+    expect(await drain(server.send)).toMatchObject({ sent: 2, stopped: null });
+    expect(server.methods()).toEqual(['POST', 'POST', 'PUT']);
+    expect(server.order).toEqual([C, S1, S2, X, S3]);
+  });
+
+  it('keep mine is sent on the order the server holds: a child deleted while the conflict is shown waits for it', async () => {
+    await reorder([S3, S1, X, S2]);
+    // Someone else moved S2 first.
+    const server = listServer([S2, S1, X, S3]);
+    await drain(server.send);
+    const conflicted = await only();
+    expect(conflicted.status).toBe('conflict');
+
+    await enqueue(child(remove(S1, 1)));
+    await drain(server.send);
+    await keepMine(conflicted.seq!);
+
+    expect(await drain(server.send)).toMatchObject({ sent: 2, stopped: null });
+    expect(server.methods()).toEqual(['PUT', 'PUT', 'DELETE']);
+    expect(server.order).toEqual([S3, X, S2]);
+    expect(await db.outbox.count()).toBe(0);
   });
 
   it('merges orders keeping mine where both know the children', () => {

@@ -14,11 +14,29 @@ import { ensureRoom } from './storage-room';
 
 /**
  * After the n-th answer that says "try again later" (5xx, 408, 425, a key still in flight), the
- * entity waits BACKOFF_MS[n - 1] before its entry is sent again: about 1 h 12 min in all, enough
- * for a deploy or a database restart. The answer after the last wait fails the entry.
+ * entity waits BACKOFF_MS[n - 1] before its entry is sent again: about 1 h 11 min in all, enough
+ * for a deploy or a database restart. The answer after the last wait fails the entry. The first
+ * wait is short (ADR 019): most such answers are a moment's trouble (a restarting instance, a
+ * failover), nothing was written (ADR 016), and a person on a phone watches the change wait.
  */
-export const BACKOFF_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000] as const;
+export const BACKOFF_MS = [5_000, 60_000, 10 * 60_000, 60 * 60_000] as const;
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
+
+/**
+ * An entry sent twice in a row without an answer (ADR 019) waits LOST_BACKOFF_MS[n - 1] after the
+ * n-th time, the last one repeating: a moment at first, since resending is safe (the server answers
+ * a repeated key from the first, ADR 016) and a phone's connection comes back in seconds; longer
+ * while only this entry goes unanswered (one too large for a proxy, say), so it costs little. It
+ * never fails the entry: no answer says nothing against the change.
+ */
+export const LOST_BACKOFF_MS = [1_000, 2_000, 5_000, 15_000, 60_000, 5 * 60_000] as const;
+
+/**
+ * This many entries in a row sent twice without an answer, and the drain stops as offline: the
+ * connection is gone (at 10 % of answers lost, three entries in a row losing both of theirs happen
+ * about once in a million).
+ */
+export const OFFLINE_AFTER = 3;
 
 /** How `dependsOn` names an entity, and how the replay tells one entity's entries from another's. */
 export function entityKey(resource: string, entityId: string): string {
@@ -53,9 +71,11 @@ export type Send = (request: OutboxRequest) => Promise<Success<unknown>>;
 
 /**
  * Why a drain ended early; every reason leaves the entry pending for the next try.
- * offline: no answer, or one that is not JSON (not our server: a captive portal, a proxy);
- * unavailable: 429, the server wants this device to slow down; unauthorized: 401, the session is over.
- * Any other answer concerns its entity only, and the drain goes on with the others.
+ * offline: the device says it is offline, or OFFLINE_AFTER entries in a row got no answer (none at
+ * all, or one that is not JSON: not our server but a captive portal or a proxy) even when sent
+ * again at once; unavailable: 429, the server wants this device to slow down; unauthorized: 401,
+ * the session is over. Any other answer, and an entry that alone got none, concern that entity
+ * only, and the drain goes on with the others.
  */
 export type StopReason = 'offline' | 'unavailable' | 'unauthorized';
 
@@ -209,18 +229,21 @@ export interface NewReorder {
  * into the cached children at once so that lists show it offline: each cached row gets `position`
  * (its index in `ids`; the rows have no order field of their own), and every cached list page of
  * the resource in its default order (no sortBy or sortOrder in its query) holds these children in
- * the new order, in the places they held. A parent has one reorder waiting at most: a newer one
- * replaces the one not sent yet (or refused, or in conflict) and keeps its base, the order the
- * server held when the first was made (the newer one's base is only that one's order). It waits
- * for the creates of the children it names.
+ * the new order, in the places they held. A newer reorder replaces the last one not sent yet (or
+ * refused, or in conflict) and keeps its base, the order the server held when that one was made
+ * (the newer one's base is only that one's order) — unless a child of the list was created or
+ * deleted here since: then the server will hold neither base, so that one stays and this one
+ * follows it on its own base. It waits for the creates of the children it names, and it is sent
+ * in turn with the list's other changes (heldByLists, ADR 019).
  */
 export async function enqueueReorder(reorder: NewReorder): Promise<number> {
   const { resource, scope, parentId, ids, path, field, label, fallback } = reorder;
   const entityId = `order:${parentId}`;
   const dependsOn = [...new Set([...(reorder.dependsOn ?? []), ...ids.map((id) => entityKey(resource, id))])];
   return db.transaction('rw', [db.outbox, db.records, db.cache], async () => {
-    const unsent = await entityEntries(resource, entityId);
-    await byEntity(resource, entityId).delete();
+    const last = (await entityEntries(resource, entityId)).at(-1);
+    const replaced = last && !(await listChangedSince({ resource, scope }, last.seq!)) ? last : undefined;
+    if (replaced) await db.outbox.delete(replaced.seq!);
     await writeOrder(resource, ids);
     const entry: OutboxEntry = {
       resource,
@@ -232,7 +255,7 @@ export async function enqueueReorder(reorder: NewReorder): Promise<number> {
       itemPath: path,
       body: { [field]: [...ids] },
       baseVersion: null,
-      baseOrder: unsent[0]?.baseOrder ?? reorder.base,
+      baseOrder: replaced?.baseOrder ?? reorder.base,
       label,
       fallback,
       dependsOn,
@@ -339,21 +362,75 @@ interface Plan {
   retryAt: number | null;
 }
 
+/** The list a child's create or delete changes and a reorder orders: the children's resource in one scope (their parent). */
+const listOf = (entry: Pick<OutboxEntry, 'resource' | 'scope'>) => `${entry.resource}\n${entry.scope ?? ''}`;
+/** A change to which children a list holds. */
+const changesMembers = (entry: OutboxEntry) => entry.kind === 'create' || entry.kind === 'delete';
+
+/** Whether a child of the list was created or deleted here after the entry `seq`. */
+async function listChangedSince(list: Pick<OutboxEntry, 'resource' | 'scope'>, seq: number): Promise<boolean> {
+  const key = listOf(list);
+  const later = await db.outbox.where('seq').above(seq).filter((entry) => changesMembers(entry) && listOf(entry) === key).count();
+  return later > 0;
+}
+
+/**
+ * The entries a list's order holds back (ADR 019). A reorder is made from the order the person saw,
+ * and is taken only from that order (If-Match), which the server holds once this device's earlier
+ * creates and deletes of the list's children are in and none of its later ones is. So in a list with
+ * a reorder queued, these changes go in the order they were made: a reorder waits for every create
+ * and delete of a child queued before it, whatever their state (a refused one until the person
+ * retries or discards it); a create or delete waits for every reorder queued before it that is
+ * pending or in conflict (keep mine is made from the order the server named, ADR 013), and for the
+ * creates and deletes before it that are still pending (the server puts new children last, so
+ * creates keep their order). A create that a reorder queued before it names goes first: the
+ * reorder waits for it.
+ */
+function heldByLists(entries: readonly OutboxEntry[]): Set<number> {
+  const lists = new Map<string, OutboxEntry[]>();
+  for (const entry of entries) if (entry.kind === 'reorder') lists.set(listOf(entry), []);
+  for (const entry of entries) if (changesMembers(entry) || entry.kind === 'reorder') lists.get(listOf(entry))?.push(entry);
+  const waiting = new Set<number>();
+  for (const list of lists.values()) {
+    const place = new Map(list.map((entry) => [entry.seq!, entry.seq!]));
+    for (const reorder of list.filter((entry) => entry.kind === 'reorder')) {
+      const named = new Set(reorder.dependsOn);
+      for (const entry of list) {
+        if (entry.kind === 'create' && entry.seq! > reorder.seq! && named.has(keyOf(entry))) place.set(entry.seq!, Math.min(place.get(entry.seq!)!, reorder.seq! - 0.5));
+      }
+    }
+    let [reorderBefore, changeBefore, pendingChangeBefore] = [false, false, false];
+    for (const entry of list.toSorted((a, b) => place.get(a.seq!)! - place.get(b.seq!)!)) {
+      if (entry.kind === 'reorder') {
+        if (changeBefore) waiting.add(entry.seq!);
+        reorderBefore ||= entry.status !== 'failed';
+      } else {
+        if (reorderBefore || pendingChangeBefore) waiting.add(entry.seq!);
+        changeBefore = true;
+        pendingChangeBefore ||= entry.status === 'pending';
+      }
+    }
+  }
+  return waiting;
+}
+
 function plan(entries: readonly OutboxEntry[], now: number): Plan {
   // Each entity's create still in the outbox, which its dependents wait for.
   const creates = new Map<string, OutboxStatus>();
   for (const entry of entries) {
     if (entry.kind === 'create' && !creates.has(keyOf(entry))) creates.set(keyOf(entry), entry.status);
   }
+  const listWaits = heldByLists(entries);
   const heads = new Set<string>();
   const result: Plan = { next: null, orphans: [], retryAt: null };
   for (const entry of entries) {
     const key = keyOf(entry);
     if (heads.has(key)) continue;
     heads.add(key);
-    if (entry.status !== 'pending') continue;
+    if (entry.status !== 'pending' || listWaits.has(entry.seq!)) continue;
     const needs = (entry.dependsOn ?? []).map((dependency) => creates.get(dependency));
-    if (needs.includes('failed')) {
+    // A reorder waits for a refused child instead (heldByLists): it fails with none of them.
+    if (needs.includes('failed') && entry.kind !== 'reorder') {
       result.orphans.push(entry);
       // Its own dependents fail with it in this pass too.
       if (entry.kind === 'create') creates.set(key, 'failed');
@@ -493,8 +570,32 @@ function orderOf(entry: OutboxEntry, current: unknown): string[] | null {
   return Array.isArray(ids) && ids.every((id) => typeof id === 'string') ? (ids as string[]) : null;
 }
 
-function judge(entry: OutboxEntry, error: unknown): Verdict {
-  if (!(error instanceof ApiError) || error.status === 0) return { stop: 'offline' };
+/** No answer at all, or one that is not our API's JSON (api/send.ts: status 0). */
+const unanswered = (error: unknown) => !(error instanceof ApiError) || error.status === 0;
+/** The device itself knows it has no connection (navigator.onLine is false only then; true proves nothing). */
+const deviceOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/**
+ * Sends an entry, and once more at once when no answer came: the server may have acted and the
+ * answer been lost, but a repeated Idempotency-Key is answered from the first request (and waits
+ * for it while it runs), never acted on twice (ADR 016).
+ */
+async function deliver(send: Send, request: OutboxRequest): Promise<Success<unknown>> {
+  try {
+    return await send(request);
+  } catch (error) {
+    if (!unanswered(error) || deviceOffline()) throw error;
+    return send(request);
+  }
+}
+
+/** An entry sent twice without an answer waits a little longer each time (LOST_BACKOFF_MS); its entity's later entries wait behind it. */
+function lostAgain(entry: OutboxEntry): Pick<OutboxEntry, 'lost' | 'retryAt'> {
+  const lost = (entry.lost ?? 0) + 1;
+  return { lost, retryAt: Date.now() + LOST_BACKOFF_MS[Math.min(lost, LOST_BACKOFF_MS.length) - 1]! };
+}
+
+function judge(entry: OutboxEntry, error: ApiError): Verdict {
   const { status } = error;
   if (status === 401) return { stop: 'unauthorized' };
   if (status === 429) return { stop: 'unavailable' };
@@ -533,14 +634,19 @@ const readAll = () => db.outbox.orderBy('seq').toArray();
 
 /**
  * Replays the outbox: the oldest pending entry of each entity, in seq order, until none is left or
- * no answer comes. An entity whose earlier entry is in conflict, failed or backing off waits, and
- * so does an entry whose dependsOn names a create still in the outbox; the others go on. Never
- * runs twice at once (withOutboxLock), so page and worker can both call it.
+ * the connection is gone. An entity whose earlier entry is in conflict, failed or backing off
+ * waits, and so does an entry whose dependsOn names a create still in the outbox, and one its
+ * list's order holds back (heldByLists); the others go on. An entry that gets no answer is sent
+ * again at once under its key; without an answer again, it backs off alone (LOST_BACKOFF_MS) and
+ * the drain goes on, until OFFLINE_AFTER entries in a row got none (ADR 019). Never runs twice at
+ * once (withOutboxLock), so page and worker can both call it.
  */
 export function drain(send: Send): Promise<DrainResult> {
   return withOutboxLock(async () => {
     const startedAt = Date.now();
     let sent = 0;
+    // The entries sent twice in vain since the server last answered, as they were before.
+    let silent: Pick<OutboxEntry, 'seq' | 'lost' | 'retryAt'>[] = [];
     // The outbox is read once and then kept in step with what this drain does, entity by entity:
     // reading all of it before every send made a long queue quadratic. What others change
     // meanwhile (a discard, a new edit) is caught before each send and when the queue runs dry.
@@ -564,17 +670,33 @@ export function drain(send: Send): Promise<DrainResult> {
       }
       let data: unknown = null;
       try {
-        data = (await send(await toRequest(next))).data;
+        data = (await deliver(send, await toRequest(next))).data;
       } catch (error) {
-        const verdict = judge(next, error);
+        if (unanswered(error)) {
+          if (deviceOffline()) return { startedAt, sent, stopped: 'offline', retryAt: null };
+          silent.push({ seq: next.seq, lost: next.lost, retryAt: next.retryAt });
+          if (silent.length >= OFFLINE_AFTER) {
+            // Nothing answers at all: none of them is to blame, and none should wait longer once the connection is back.
+            await db.outbox.bulkUpdate(silent.map(({ seq, ...before }) => ({ key: seq!, changes: before })));
+            return { startedAt, sent, stopped: 'offline', retryAt: null };
+          }
+          const changes = lostAgain(next);
+          await db.outbox.update(next.seq!, changes);
+          entries = entries.map((entry) => (entry.seq === next.seq ? { ...entry, ...changes } : entry));
+          continue;
+        }
+        silent = [];
+        const verdict = judge(next, error as ApiError);
         if ('stop' in verdict) return { startedAt, sent, stopped: verdict.stop, retryAt: null };
         if (!('done' in verdict)) {
-          const changes = held(next, verdict, error as ApiError);
+          // An answer, whatever it says, ends the entry's run of lost ones.
+          const changes = { ...held(next, verdict, error as ApiError), lost: undefined };
           await db.outbox.update(next.seq!, changes);
           entries = entries.map((entry) => (entry.seq === next.seq ? { ...entry, ...changes } : entry));
           continue;
         }
       }
+      silent = [];
       // settle() moved the entity's later entries onto the server's version: take them as stored.
       const later = new Map((await settle(next, data)).map((entry) => [entry.seq, entry]));
       sent += 1;
@@ -609,6 +731,7 @@ export async function keepMine(seq: number): Promise<void> {
         currentOrder: undefined,
         error: undefined,
         attempts: 0,
+        lost: undefined,
         retryAt: undefined,
       });
       return;
@@ -624,6 +747,7 @@ export async function keepMine(seq: number): Promise<void> {
       current: undefined,
       error: undefined,
       attempts: 0,
+      lost: undefined,
       retryAt: undefined,
       ...(asUpdate ? { kind: 'update' as const, method: 'PUT', path: entry.itemPath, body: values } : {}),
     });
@@ -650,7 +774,7 @@ export async function retry(seq: number): Promise<void> {
   await db.transaction('rw', db.outbox, async () => {
     const entry = await db.outbox.get(seq);
     if (entry?.status !== 'failed') return;
-    await db.outbox.update(seq, { status: 'pending', idempotencyKey: uuidv7(), error: undefined, attempts: 0, retryAt: undefined });
+    await db.outbox.update(seq, { status: 'pending', idempotencyKey: uuidv7(), error: undefined, attempts: 0, lost: undefined, retryAt: undefined });
     if (entry.kind === 'create') await reviveDependents(entry);
   });
 }

@@ -1,17 +1,24 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearLocalData, db, readSessionMeta } from './database';
-import { BACKOFF_MS, enqueue } from './outbox';
-import { requestSync, resolve as resolveEntry, startSync } from './sync';
+import { BACKOFF_MS, enqueue, LOST_BACKOFF_MS } from './outbox';
+import { OFFLINE_RETRY_MS, requestSync, resolve as resolveEntry, startSync } from './sync';
 import { SYNCED_EVENT, type SyncedMessage } from './sync-messages';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
+const B = '0190d6b0-0000-7000-8000-00000000000b';
+const C = '0190d6b0-0000-7000-8000-00000000000c';
 const at = '2024-05-01T10:00:00.000Z';
 const fetchMock = vi.fn<typeof fetch>();
 
-async function queueOne(): Promise<void> {
-  const path = `/api/categories/${A}`;
-  await enqueue({ resource: 'categories', entityId: A, kind: 'update', method: 'PUT', path, itemPath: path, body: { name: 'x' }, baseVersion: 1, label: { item: 'category', title: '' }, fallback: '' });
+async function queueOne(id = A): Promise<void> {
+  const path = `/api/categories/${id}`;
+  await enqueue({ resource: 'categories', entityId: id, kind: 'update', method: 'PUT', path, itemPath: path, body: { name: 'x' }, baseVersion: 1, label: { item: 'category', title: '' }, fallback: '' });
 }
+
+/** What the server answers to an update of A: a fresh Response each time, as fetch gives. */
+const answered = async () => new Response(JSON.stringify({ success: true, data: { _id: A, version: 2, createdAt: at, updatedAt: at } }));
+/** A proxy in front of the server that could not reach it. */
+const badGateway = async () => new Response('<html><body><h1>502 Bad Gateway</h1></body></html>', { status: 502, headers: { 'content-type': 'text/html' } });
 
 /** A service worker controlling the page, as far as the page can see one. */
 class FakeContainer extends EventTarget {
@@ -41,7 +48,7 @@ beforeEach(async () => {
   container.register.mockClear();
   localStorage.setItem('auth_token', 'tok-1');
   localStorage.setItem('language', 'de');
-  fetchMock.mockReset().mockResolvedValue(new Response(JSON.stringify({ success: true, data: { _id: A, version: 2, createdAt: at, updatedAt: at } })));
+  fetchMock.mockReset().mockImplementation(answered);
   vi.stubGlobal('fetch', fetchMock);
 });
 
@@ -123,17 +130,51 @@ describe('requestSync', () => {
     expect(await requestSync()).toMatchObject({ sent: 1 });
   });
 
-  it('tries again 30 s after the server could not be reached, while the page stays open', async () => {
-    const timers = vi.spyOn(globalThis, 'setTimeout');
-    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+  it('sends a change whose answer was lost again at once, under the same key; a proxy’s HTML error page is no answer either', async () => {
+    fetchMock.mockImplementationOnce(badGateway).mockImplementation(answered);
     await queueOne();
 
-    expect(await requestSync()).toMatchObject({ sent: 0, stopped: 'offline' });
-    const retry = timers.mock.calls.findIndex(([, ms]) => ms === 30_000);
+    expect(await requestSync()).toMatchObject({ sent: 1, stopped: null, retryAt: null });
+    const keys = fetchMock.mock.calls.map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('tries again when a change whose answer was lost twice is due, a moment later', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockImplementationOnce(badGateway).mockImplementation(answered);
+    await queueOne();
+
+    expect(await requestSync()).toMatchObject({ sent: 0, stopped: null, retryAt: Date.now() + LOST_BACKOFF_MS[0] });
+    const retry = timers.mock.calls.findIndex(([, ms]) => ms === LOST_BACKOFF_MS[0]);
     expect(retry).toBeGreaterThanOrEqual(0);
     clearTimeout(timers.mock.results[retry]!.value as number);
 
+    vi.setSystemTime(Date.now() + LOST_BACKOFF_MS[0]);
     (timers.mock.calls[retry]![0] as () => void)();
+    await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
+  });
+
+  it('once the connection is gone, tries again by itself: soon, then less often while it lasts, until it is back', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    for (const id of [A, B, C]) await queueOne(id);
+    /** The next try the page set up after the n-th drain, stopped at once so that the test runs it. */
+    const nextTry = (delay: number) => {
+      const index = timers.mock.calls.findLastIndex(([, ms]) => ms === delay);
+      expect(index).toBeGreaterThanOrEqual(0);
+      clearTimeout(timers.mock.results[index]!.value as number);
+      return timers.mock.calls[index]![0] as () => void;
+    };
+
+    expect(await requestSync()).toMatchObject({ sent: 0, stopped: 'offline' });
+    nextTry(OFFLINE_RETRY_MS[0])();
+    await vi.waitFor(() => expect(timers.mock.calls.some(([, ms]) => ms === OFFLINE_RETRY_MS[1])).toBe(true));
+
+    fetchMock.mockImplementation(answered);
+    nextTry(OFFLINE_RETRY_MS[1])();
     await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0));
   });
 

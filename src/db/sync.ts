@@ -13,8 +13,15 @@ import { SYNC_TAG, SYNCED_EVENT, type SyncedMessage, type SyncRequest } from './
 
 /** How long the page waits for the worker's answer before draining itself (an old worker may not know SYNC). */
 const WORKER_ANSWER_MS = 3000;
-/** After the server could not be reached, the next try while the page stays open. */
-const RETRY_MS = 30_000;
+/**
+ * After a drain found the connection gone (outbox.ts OFFLINE_AFTER), the next try while the page
+ * stays open, after the n-th such drain in a row (the last repeating): soon, since a phone's
+ * connection often returns within seconds without an `online` event (a tunnel, a captive portal
+ * accepted), then less often while it stays away (ADR 019). `online` tries at once anyway.
+ */
+export const OFFLINE_RETRY_MS = [5_000, 15_000, 30_000, 60_000] as const;
+/** After a 429: the server wants this device to slow down. */
+const SLOW_DOWN_MS = 30_000;
 
 /** The page's Send: request() ends a session the server rejects, as every other call does. */
 const pageSend: Send = (call) =>
@@ -26,6 +33,8 @@ interface SyncManagerLike {
 
 let waiting: { since: number; resolve: (result: DrainResult) => void }[] = [];
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** Drains in a row that found the connection gone. */
+let offlineDrains = 0;
 let listening = false;
 
 /** Screens read their data again: what the device shows has changed under them. */
@@ -36,9 +45,12 @@ function afterDrain(result: DrainResult): void {
   scheduleRetry(result);
 }
 
-/** The next try while the page stays open: after the server could not be reached, or when an entity's back-off ends. */
+/** The next try while the page stays open: after the connection was gone or the server asked to slow down, or when an entity's back-off ends. */
 function scheduleRetry(result: DrainResult): void {
-  const at = result.stopped === 'offline' || result.stopped === 'unavailable' ? Date.now() + RETRY_MS : result.retryAt;
+  offlineDrains = result.stopped === 'offline' ? offlineDrains + 1 : 0;
+  let at = result.retryAt;
+  if (result.stopped === 'offline') at = Date.now() + OFFLINE_RETRY_MS[Math.min(offlineDrains, OFFLINE_RETRY_MS.length) - 1]!;
+  if (result.stopped === 'unavailable') at = Date.now() + SLOW_DOWN_MS;
   if (at === null) return;
   clearTimeout(retryTimer);
   retryTimer = setTimeout(() => void requestSync(), Math.max(0, at - Date.now()));

@@ -85,9 +85,7 @@ describe('an upload in the outbox', () => {
     // The first answer is lost on the way: the same request goes again, under the same key.
     const { send, calls } = server((_call, index) => (index === 0 ? offline : mediaRow(id)));
 
-    expect((await drain(send)).stopped).toBe('offline');
-    expect(await db.files.count()).toBe(1);
-    await drain(send);
+    expect(await drain(send)).toMatchObject({ sent: 1, stopped: null });
     await drain(send);
 
     expect(calls).toHaveLength(2);

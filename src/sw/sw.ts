@@ -51,13 +51,29 @@ async function replay(): Promise<DrainResult | null> {
   return result;
 }
 
+/** A back-off ending this soon is waited out inside a Background Sync event: a closed tab keeps no timer, and the browser's own next try is minutes away. */
+const WAIT_IN_SYNC_MS = 30_000;
+/** Browsers end a sync event after a few minutes; it stops waiting well before. */
+const SYNC_EVENT_MS = 2 * 60_000;
+
+/** Replays, and again each time an entity's short back-off (a lost answer's: ADR 019) ends, while the event lasts. */
+async function replayWhileDue(): Promise<DrainResult | null> {
+  const until = Date.now() + SYNC_EVENT_MS;
+  for (;;) {
+    const result = await replay();
+    const due = result?.stopped === null ? result.retryAt : null;
+    if (due === null || due - Date.now() > WAIT_IN_SYNC_MS || due > until) return result;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+  }
+}
+
 self.addEventListener('sync', (event) => {
   const sync = event as SyncEvent;
   if (sync.tag !== SYNC_TAG) return;
   // Rejecting tells the browser to try again later, with its own back-off: also when an entity
-  // waits out its own, since a closed tab schedules no next try.
+  // waits out a longer one of its own, since a closed tab schedules no next try.
   sync.waitUntil(
-    replay().then((result) => {
+    replayWhileDue().then((result) => {
       if (result?.stopped === 'offline' || result?.stopped === 'unavailable') throw new Error(`Outbox replay stopped: ${result.stopped}`);
       if (result?.retryAt != null) throw new Error('Outbox replay waits for a back-off');
     }),
