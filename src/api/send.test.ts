@@ -75,6 +75,13 @@ describe('send', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
   });
 
+  it('takes a proxy’s page refusing the size (413) for a refusal, which sending again would only repeat', async () => {
+    const page = new Response('<html><h1>413 Request Entity Too Large</h1></html>', { status: 413, headers: { 'content-type': 'text/html' } });
+    const error = (await send('/x', { method: 'POST', body: {} }, worker(vi.fn<typeof fetch>().mockResolvedValue(page))).catch((reason: unknown) => reason)) as ApiError;
+
+    expect([error.message, error.status]).toEqual([messages.payloadTooLarge.message, 413]);
+  });
+
   it('tells the transport about a 401, and only about a 401', async () => {
     const onUnauthorized = vi.fn();
     const fetchImpl = vi.fn<typeof fetch>().mockResolvedValueOnce(json({ success: false, message: 'Forbidden' }, 403));

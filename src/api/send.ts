@@ -145,6 +145,8 @@ export async function send(path: string, options: SendOptions, transport: Transp
     payload = JSON.parse(await response.text());
   } catch (error) {
     rethrowIfAborted(signal);
+    // A proxy in front that refuses the body's size refuses it every time: an answer, not a lost one.
+    if (response.status === 413) throw new ApiError(transport.translate(messages.payloadTooLarge), 413, error);
     // Not JSON, whatever the status: not our API answering but something between it and us (a
     // captive portal's login page, a proxy's error page), so as good as no answer at all (status 0).
     throw networkError(error);
