@@ -72,7 +72,13 @@ function referencedKeys(resource: Resource, mutation: Mutation): string[] | unde
   return keys.length > 0 ? keys : undefined;
 }
 
-/** The outbox entry of a mutation: its request plus what the sync panel shows (`title`: the record's name). */
+/** The name a change is shown under (the sync panel): the record's title, or none; never its id. */
+export function labelTitle(resource: Pick<Resource, 'title'>, row: Record<string, unknown> | null | undefined): string {
+  const title = row?.[resource.title];
+  return typeof title === 'string' ? title : '';
+}
+
+/** The outbox entry of a mutation: its request plus what the sync panel shows (`title`: the record's name, labelTitle). */
 export function outboxEntry(resource: Resource, mutation: Mutation, title: string): NewEntry {
   const request = describeMutation(resource, mutation);
   return {

@@ -2,6 +2,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { navigate } from 'wouter/use-browser-location';
 import { FeedbackHost, toast, useConfirm } from './feedback';
 
 function renderHost() {
@@ -62,6 +63,21 @@ describe('toasts', () => {
 
     expect(screen.getAllByRole('alert').map((element) => element.textContent)).toEqual(['Broken', 'Careful']);
     expect(screen.getByRole('status').textContent).toBe('Note');
+  });
+
+  it('fades a toast about the page left when the page changes, but not one shown with the move', () => {
+    act(() => toast.error('Could not delete'));
+    advance(2000);
+    act(() => navigate('/elsewhere'));
+    expect(screen.getByRole('alert').dataset.phase).toBe('fading');
+
+    act(() => {
+      toast.success('Saved');
+      navigate('/list');
+    });
+    expect(screen.getByRole('status').dataset.phase).toBe('visible');
+    advance(300);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('fades a toast at once when dismissed by hand', () => {

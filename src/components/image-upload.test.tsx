@@ -66,6 +66,8 @@ describe('ImageUpload', () => {
 
     expect(image()).toMatch(/^blob:/);
     expect(screen.getByRole('status').textContent).toBe('Uploading…');
+    // Sent once the file is known to be within the server's limits.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     const [url, init] = fetchMock.mock.calls[0]!;
     const headers = new Headers(init?.headers);
     expect([url, init?.method]).toEqual(['/api/settings/logo', 'POST']);
@@ -124,7 +126,8 @@ describe('ImageUpload', () => {
     const sentKey = new Headers(fetchMock.mock.calls[0]![1]?.headers).get('Idempotency-Key');
     expect(entry).toMatchObject({ kind: 'upload', resource: 'settings', entityId: '/api/settings/logo', path: '/api/settings/logo', status: 'pending', idempotencyKey: sentKey });
     expect((await db.files.where('seq').equals(entry!.seq!).first())?.blob).toBe(file);
-    expect(image()).toMatch(/^blob:/);
+    // Shown from the outbox once its file is read back.
+    await waitFor(() => expect(image()).toMatch(/^blob:/));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 

@@ -74,11 +74,20 @@ describe('LanguageSwitcher', () => {
     expect(option('English').getAttribute('aria-current')).toBe('true');
   });
 
-  it('falls back to English and German with "Failed to load languages"', async () => {
-    serve({ 'GET /api/languages/switcher?userLanguage=en': ['network down'] });
+  it('falls back to English and German with "Failed to load languages" when the server fails', async () => {
+    serve({ 'GET /api/languages/switcher?userLanguage=en': [[{ success: false, message: 'Something went wrong on the server.' }, 500]] });
     await renderSwitcher();
 
     expect(screen.getByRole('alert').textContent).toBe('Failed to load languages');
+    fireEvent.click(trigger());
+    expect([option('English'), option('Deutsch')]).toHaveLength(2);
+  });
+
+  it('falls back to English and German without a word when offline: no failure, only no answer', async () => {
+    serve({ 'GET /api/languages/switcher?userLanguage=en': ['network down'] });
+    await renderSwitcher();
+
+    expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.click(trigger());
     expect([option('English'), option('Deutsch')]).toHaveLength(2);
   });

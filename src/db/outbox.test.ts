@@ -597,6 +597,22 @@ const pageIds = async (key: string) => (await db.cache.get(key))?.ids;
 const position = async (id: string) => (await db.records.get(['subcategories', id]))?.row.position;
 
 describe('an entry that depends on another entity’s create', () => {
+  it('fails, saying why, when that create is discarded before it was sent: the server would only refuse it', async () => {
+    const category = await enqueue(create(A));
+    await enqueue(subcategory(B, A));
+    await enqueue({ ...create(D), dependsOn: [entityKey('subcategories', B)] });
+
+    await discard(category!);
+    expect(await statuses()).toEqual([
+      [B, 'failed'],
+      [D, 'failed'],
+    ]);
+    expect((await entries())[0]!.error).toMatchObject({ reason: 'parentNotSaved', status: 424 });
+    const { send, calls } = scriptedServer();
+    await drain(send);
+    expect(calls).toEqual([]);
+  });
+
   it('is sent after that create, even when it was queued first', async () => {
     await enqueue(subcategory(C, A));
     await enqueue(create(A, { name: 'Parent' }));

@@ -168,6 +168,16 @@ async function reviveDependents(entry: Pick<OutboxEntry, 'resource' | 'entityId'
   }
 }
 
+/** The pending entries that wait for an entity's create, and theirs in turn, fail: it will never be made. */
+async function failDependents(entry: Pick<OutboxEntry, 'resource' | 'entityId'>): Promise<void> {
+  let keys = [keyOf(entry)];
+  while (keys.length > 0) {
+    const orphans = await db.outbox.where('dependsOn').anyOf(keys).distinct().filter((dependent) => dependent.status === 'pending').toArray();
+    await failOrphans(orphans);
+    keys = orphans.filter((dependent) => dependent.kind === 'create' || dependent.kind === 'upload').map(keyOf);
+  }
+}
+
 /**
  * Stores a mutation durably: resolves with its seq only once the IndexedDB transaction committed
  * (null when it cancelled the entity's unsent create, so nothing is left to send). The cached
@@ -415,10 +425,11 @@ function heldByLists(entries: readonly OutboxEntry[]): Set<number> {
 }
 
 function plan(entries: readonly OutboxEntry[], now: number): Plan {
-  // Each entity's create still in the outbox, which its dependents wait for.
+  // Each entity's create still in the outbox, which its dependents wait for: a record's, or the
+  // upload that makes one (a photo of the media library that a dish saved meanwhile names).
   const creates = new Map<string, OutboxStatus>();
   for (const entry of entries) {
-    if (entry.kind === 'create' && !creates.has(keyOf(entry))) creates.set(keyOf(entry), entry.status);
+    if ((entry.kind === 'create' || entry.kind === 'upload') && !creates.has(keyOf(entry))) creates.set(keyOf(entry), entry.status);
   }
   const listWaits = heldByLists(entries);
   const heads = new Set<string>();
@@ -775,7 +786,7 @@ export async function retry(seq: number): Promise<void> {
     const entry = await db.outbox.get(seq);
     if (entry?.status !== 'failed') return;
     await db.outbox.update(seq, { status: 'pending', idempotencyKey: uuidv7(), error: undefined, attempts: 0, lost: undefined, retryAt: undefined });
-    if (entry.kind === 'create') await reviveDependents(entry);
+    if (entry.kind === 'create' || entry.kind === 'upload') await reviveDependents(entry);
   });
 }
 
@@ -789,6 +800,9 @@ export async function discard(seq: number): Promise<OutboxEntry | null> {
     if (!entry) return null;
     const dropped = entry.kind === 'create' ? await entityEntries(entry.resource, entry.entityId) : [entry];
     await dropEntries(dropped.map((other) => other.seq!));
+    // What names a record that will now never be made (a dish in a discarded category) would only be
+    // refused by the server: it fails here, saying why, for the person to fix or discard.
+    if (entry.kind === 'create' || entry.kind === 'upload') await failDependents(entry);
     return entry;
   });
 }

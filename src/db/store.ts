@@ -1,15 +1,15 @@
 import { i18n } from '@lingui/core';
-import { outboxEntry } from '../api/mutations';
+import { labelTitle, outboxEntry } from '../api/mutations';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
-import { DEFAULT_PAGE_SIZE, parentIdOf, titleOf, type QueryOf, type Resource } from '../contract/resource';
-import { db, stillCreating, type CachedPage, type CachedRecord, type WireRow } from './database';
+import { DEFAULT_PAGE_SIZE, parentIdOf, type QueryOf, type Resource } from '../contract/resource';
+import { db, stillCreating, type CachedPage, type CachedRecord, type OutboxEntry, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
-import { applyChange, applyToPage, canonicalQuery, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
+import { applyChange, applyToPage, canonicalQuery, heldPage, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
@@ -127,6 +127,97 @@ async function readPage<R extends Resource>(resource: R, query: Record<string, u
   }
   const value = applyToPage(resource, { page: read.page, rows, changes: localChanges(read.entries), createdSince: read.createdSince, order: pendingOrder(resource, read.entries) });
   return { value, fetchedAt: read.page.fetchedAt };
+}
+
+/**
+ * Every row of the entry in its scope that this device holds, whichever query's page brought it
+ * or made here and not sent (view.ts heldPage); null when it holds none, so a list waits for the
+ * server. fetchedAt is the oldest row's.
+ */
+async function readHeld<R extends Resource>(resource: R, query: Record<string, unknown>): Promise<Cached<ListPage<Row<R>>> | null> {
+  const [records, entries] = await db.transaction('r', [db.records, db.outbox], () =>
+    Promise.all([
+      db.records
+        .where('resource')
+        .equals(resource.name)
+        .filter((record) => ofScope(resource, record))
+        .toArray(),
+      scopedEntries(resource),
+    ]),
+  );
+  const rows = records.flatMap((record) => parseRow(resource, record.row) ?? []);
+  const value = heldPage<R>(resource, query, rows, entries);
+  if (value.items.length === 0) return null;
+  return { value, fetchedAt: Math.min(Date.now(), ...records.map((record) => record.fetchedAt)) };
+}
+
+/**
+ * The store for lists that want every row of a resource, not one page of it (a form's choices,
+ * the names of the records a screen refers to, a menu's categories): this device's copy is every
+ * row it holds, not the page cached for the query, so what another screen fetched or made
+ * offline is there too; the server's answer stands for itself when it is the whole list, and has
+ * the rows held here beside it when it is only its first page.
+ */
+export function withHeldRows(store: ResourceStore): ResourceStore {
+  return {
+    ...store,
+    cachedList: (resource, query) => readHeld(resource, query as Record<string, unknown>),
+    async fetchList<R extends Resource>(resource: R, query: QueryOf<R>, signal?: AbortSignal) {
+      const page = await store.fetchList(resource, query, signal);
+      if (page.pagination.totalItems <= page.items.length) return page;
+      const listed = new Set(page.items.map((row) => row.id));
+      const held = (await readHeld(resource, query as Record<string, unknown>))?.value.items ?? [];
+      return { ...page, items: [...page.items, ...held.filter((row) => !listed.has(row.id))] };
+    },
+  };
+}
+
+/**
+ * The records of these ids as this device shows them (its changes laid over, those made here
+ * included), in whatever scope it holds them, ids being unique; null for one it holds nothing of.
+ * Reads only, so a live query may call it.
+ */
+export async function heldRecords<R extends Resource>(resource: R, ids: readonly string[]): Promise<Map<string, Row<R> | null>> {
+  const keys = ids.map((id): [string, string] => [resource.name, id]);
+  const [records, entries] = await Promise.all([db.records.bulkGet(keys), db.outbox.where('[resource+entityId]').anyOf(keys).toArray()]);
+  const changes = localChanges(entries);
+  return new Map(
+    ids.map((id, index) => {
+      const stored = records[index];
+      const change = changes.get(id);
+      const row = applyChange(resource, stored ? parseRow(resource, stored.row) : null, change);
+      return [id, row ? toRow<R>(row, change !== undefined) : null];
+    }),
+  );
+}
+
+/** The records of these ids that wait on this device to be made by an upload (a photo taken offline): their files' names. */
+export async function uploadNames(resource: Resource, ids: readonly string[]): Promise<Map<string, string>> {
+  const entries = await db.outbox
+    .where('[resource+entityId]')
+    .anyOf(ids.map((id): [string, string] => [resource.name, id]))
+    .filter((entry) => entry.kind === 'upload')
+    .toArray();
+  return new Map(entries.map((entry) => [entry.entityId, entry.label.title]));
+}
+
+/**
+ * What each of these changes found, by its seq: the record as the server last sent it, with this
+ * device's earlier changes to it laid over (a second change of a price starts from the first);
+ * none when this device knows nothing of it. Reads only, so a live query may call it.
+ */
+export async function valuesBefore(entries: readonly OutboxEntry[]): Promise<Map<number, Record<string, unknown>>> {
+  const keys = [...new Map(entries.map((entry) => [`${entry.resource}:${entry.entityId}`, [entry.resource, entry.entityId] as [string, string]])).values()];
+  const records = new Map((await db.records.bulkGet(keys)).flatMap((record) => (record ? [[`${record.resource}:${record.id}`, record.row] as const] : [])));
+  const found = new Map<number, Record<string, unknown>>();
+  const sofar = new Map<string, Record<string, unknown>>(records);
+  for (const entry of entries.toSorted((a, b) => a.seq! - b.seq!)) {
+    const key = `${entry.resource}:${entry.entityId}`;
+    const before = sofar.get(key);
+    if (before) found.set(entry.seq!, before);
+    if (entry.kind === 'create' || entry.kind === 'update') sofar.set(key, { ...before, ...entry.body });
+  }
+  return found;
 }
 
 /**
@@ -279,7 +370,7 @@ export const resourceStore: ResourceStore = {
 
   async submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>> {
     const before = await this.cachedRecord(resource, mutation.id);
-    const title = titleOf(resource, mutation.kind === 'delete' ? before?.value : { ...before?.value, ...mutation.values });
+    const title = labelTitle(resource, mutation.kind === 'delete' ? before?.value : { ...before?.value, ...mutation.values });
     const seq = await enqueue(outboxEntry(resource, mutation, title));
     // The entity's unsent create was cancelled: nothing reaches the server, nothing is left to do.
     if (seq === null) return { status: 'done', row: null };

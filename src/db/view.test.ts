@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categories, subcategories } from '../contract/resources/catalogs';
 import type { OutboxEntry, WireRow } from './database';
-import { applyChange, cacheKey, localChanges, matchesQuery } from './view';
+import { applyChange, cacheKey, heldPage, localChanges, matchesQuery } from './view';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
 const CAT = '0190d6b0-0000-7000-8000-0000000000c1';
@@ -58,5 +58,27 @@ describe('applyChange', () => {
   it('builds a row created here at version 1', () => {
     const change = localChanges([entry(1, 'create', { _id: A, name: 'New', description: '' })]).get(A);
     expect(applyChange(categories, null, change)).toMatchObject({ _id: A, name: 'New', version: 1 });
+  });
+});
+
+const [B, C, D] = ['0190d6b0-0000-7000-8000-00000000000b', '0190d6b0-0000-7000-8000-00000000000c', '0190d6b0-0000-7000-8000-00000000000d'];
+const sub = (id: string, name: string, categoryId = CAT): WireRow => ({ ...server, _id: id, name, categoryId });
+const made = (seq: number, id: string, body: Record<string, unknown> | undefined, kind: OutboxEntry['kind'] = 'create'): OutboxEntry => ({ ...entry(seq, kind, body), resource: 'subcategories', entityId: id });
+const names = (page: { items: { name?: unknown }[] }) => page.items.map((row) => row.name);
+
+describe('heldPage', () => {
+  const held = [sub(A, 'Wine'), sub(B, 'beer'), sub(C, 'Cider', A)];
+
+  it('is every row held that the query matches, in its order, with the changes made here and not sent', () => {
+    const entries = [made(1, D, { _id: D, name: 'Ale', description: '', categoryId: CAT }), made(2, A, undefined, 'delete')];
+    expect(names(heldPage(subcategories, {}, held, entries))).toEqual(['Ale', 'beer', 'Cider']);
+    expect(names(heldPage(subcategories, { categoryId: CAT, sortBy: 'name', sortOrder: 'desc' }, held, entries))).toEqual(['beer', 'Ale']);
+    expect(names(heldPage(subcategories, { search: 'CID' }, held, entries))).toEqual(['Cider']);
+  });
+
+  it('answers a query for ids with those ids only, made here or held', () => {
+    const entries = [made(1, D, { _id: D, name: 'Ale', description: '', categoryId: CAT })];
+    expect(names(heldPage(subcategories, { ids: `${B},${D}` }, held, entries))).toEqual(['Ale', 'beer']);
+    expect(heldPage(subcategories, { ids: `${B},${D}` }, held, entries).pagination.totalItems).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import type { I18n } from '@lingui/core';
 import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
-import { parentIdOf, type Resource } from '../contract/resource';
+import { DEFAULT_PAGE_SIZE, parentIdOf, type Resource } from '../contract/resource';
 import type { CachedPage, CachedRecord, OutboxEntry, WireRow } from './database';
 import type { ListPage, Row } from './resource-store';
 
@@ -207,6 +207,39 @@ export function applyToPage<R extends Resource>(resource: R, { page, rows, chang
   // Rows the order does not name (made after it) stay after those it does, as they were.
   const rankOf = (row: Row<R>) => rank.get(row.id) ?? rank.size;
   return { items: [...items, ...added].toSorted((a, b) => rankOf(a) - rankOf(b)), pagination };
+}
+
+/** Rows in a query's order: numbers by value, text as people sort it, rows without a value last. */
+function byField(field: string, descending: boolean) {
+  return (a: Record<string, unknown>, b: Record<string, unknown>) => {
+    const [x, y] = [a[field], b[field]];
+    if (isEmpty(x) || isEmpty(y)) return Number(isEmpty(x)) - Number(isEmpty(y));
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true, sensitivity: 'base' });
+    return descending ? -order : order;
+  };
+}
+
+/**
+ * Every row of an entry this device holds, as one page whatever pages were cached for which
+ * queries: the server's rows it keeps that match the query (its filters, its search, the ids it
+ * asks for), with the changes not on the server yet laid over them and the rows made here among
+ * them, in the query's order (the entry's first sort field unless it names one). What a list of
+ * choices offers while the server cannot be asked.
+ */
+export function heldPage<R extends Resource>(resource: R, query: Query, rows: readonly WireRow[], entries: readonly OutboxEntry[]): ListPage<Row<R>> {
+  const canonical = canonicalQuery(resource, { ...query, page: 1 });
+  const ids = typeof canonical.ids === 'string' ? new Set(canonical.ids.split(',')) : null;
+  const asked = (row: WireRow) => ids === null || ids.has(row._id);
+  const sortBy = String(canonical.sortBy ?? resource.sort[0]);
+  const sort = byField(sortBy, canonical.sortOrder === 'desc');
+  const matching = rows.filter((row) => asked(row) && matchesQuery(resource, row, canonical)).toSorted(sort);
+  const pagination = { currentPage: 1, totalPages: 1, totalItems: matching.length, itemsPerPage: Number(canonical.limit ?? DEFAULT_PAGE_SIZE) };
+  const page: CachedPage = { key: pageKey(resource, canonical), resource: resource.name, query: canonical, ids: matching.map((row) => row._id), pagination, fetchedAt: 0 };
+  const shown = applyToPage(resource, { page, rows: matching, changes: localChanges(entries), createdSince: [], order: pendingOrder(resource, entries) });
+  const items = shown.items.filter((row) => ids === null || ids.has(row.id));
+  // Children in their set order are placed as applyToPage places them (made here last, a pending order applied).
+  const placed = resource.order !== undefined && sortBy === 'position' ? items : items.toSorted(sort);
+  return { items: placed, pagination: { ...pagination, totalItems: placed.length } };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { t } from '@lingui/core/macro';
 import { assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import { toast } from '../app/feedback';
 import { fieldErrors } from '../components/form/field-errors';
@@ -289,11 +288,8 @@ export const editorMachine = editor.createMachine({
               },
             ],
           },
-          {
-            guard: 'isQueued',
-            target: 'queued',
-            actions: { type: 'notify', params: () => ({ kind: 'info', message: t`Saved on this device; it will be sent when you are online.` }) },
-          },
+          // Offline saving is normal: the header's count of waiting changes says so, not a toast per save.
+          { guard: 'isQueued', target: 'queued' },
           {
             guard: 'isResolvable',
             target: 'conflict',

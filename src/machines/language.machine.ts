@@ -52,6 +52,7 @@ const language = setup({
   delays: { reloadAfter: 500 },
   guards: {
     isCurrent: ({ context, event }) => event.type === 'language.select' && event.code === context.current,
+    unanswered: ({ event }) => event.type === 'xstate.error.actor.loadLanguages' && event.error instanceof ApiError && event.error.status === 0,
   },
   actions: {
     notify: (_, { kind, message }: { kind: ToastKind; message: string }) => toast[kind](message),
@@ -79,13 +80,17 @@ export const languageMachine = language.createMachine({
       exit: language.stopChild('loadLanguages'),
       on: {
         'xstate.done.actor.loadLanguages': { target: 'ready', actions: assign({ languages: ({ event }) => event.output }) },
-        'xstate.error.actor.loadLanguages': {
-          target: 'ready',
-          actions: [
-            assign({ languages: FALLBACK_LANGUAGES }),
-            { type: 'notify', params: () => ({ kind: 'error', message: i18n._(messages.languagesLoadFailed) }) },
-          ],
-        },
+        'xstate.error.actor.loadLanguages': [
+          // Offline (no answer at all) the fallback is what there is, and no failure: only a server's refusal is one (spec §8).
+          { guard: 'unanswered', target: 'ready', actions: assign({ languages: FALLBACK_LANGUAGES }) },
+          {
+            target: 'ready',
+            actions: [
+              assign({ languages: FALLBACK_LANGUAGES }),
+              { type: 'notify', params: () => ({ kind: 'error', message: i18n._(messages.languagesLoadFailed) }) },
+            ],
+          },
+        ],
       },
     },
     ready: {

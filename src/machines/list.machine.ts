@@ -60,16 +60,9 @@ function withoutRow(page: ListPage<Row>, id: string | null): ListPage<Row> {
   return { items, pagination: { ...page.pagination, totalItems: Math.max(0, page.pagination.totalItems - 1) } };
 }
 
-/** What a delete's outcome tells the user (spec §8: the server's message, else the default). */
-function deleteNotice(resource: Resource, outcome: Outcome): { kind: ToastKind; message: string } {
-  switch (outcome.status) {
-    case 'done':
-      return { kind: 'success', message: outcome.message ?? resourceText(resource, 'deleted') };
-    case 'queued':
-      return { kind: 'info', message: t`Deleted on this device; it will be sent when you are online.` };
-    default:
-      return { kind: 'error', message: outcome.message };
-  }
+/** What a delete the server answered tells the user (spec §8: the server's message, else the default). */
+function deleteNotice(resource: Resource, outcome: Exclude<Outcome, { status: 'queued' }>): { kind: ToastKind; message: string } {
+  return outcome.status === 'done' ? { kind: 'success', message: outcome.message ?? resourceText(resource, 'deleted') } : { kind: 'error', message: outcome.message };
 }
 
 const { readList, fetchList, submit } = unprovidedActors;
@@ -245,17 +238,14 @@ export const listMachine = list.createMachine({
           exit: [list.stopChild('delete'), assign({ deletingId: null })],
           on: {
             'xstate.done.actor.delete': [
-              // The cached copy already lacks the row; the server hears of it later.
-              {
-                guard: ({ event }) => event.output.status === 'queued',
-                target: 'idle',
-                actions: { type: 'notify', params: ({ context, event }) => deleteNotice(context.resource, event.output) },
-              },
+              // The cached copy already lacks the row; the server hears of it later. Offline is normal:
+              // the header's count is the one signal, not a toast per change (issue 18).
+              { guard: ({ event }) => event.output.status === 'queued', target: 'idle' },
               // Done, or refused: read the list again, so the page fills up or the row comes back.
               {
                 target: 'idle',
                 actions: [
-                  { type: 'notify', params: ({ context, event }) => deleteNotice(context.resource, event.output) },
+                  { type: 'notify', params: ({ context, event }) => deleteNotice(context.resource, event.output as Exclude<Outcome, { status: 'queued' }>) },
                   list.raise({ type: 'list.refresh' }),
                 ],
               },

@@ -5,14 +5,17 @@ import { TOAST_KINDS, toastMachine, type ToastEvent } from './toast.machine';
 
 const VISIBLE_MS = 5000;
 const FADE_MS = 300;
+const FRESH_MS = 1000;
 
 // Every kind shown once; a second toast only as the last step, so no path asks the clock for two
 // timers in an order real time cannot produce (toast.machine.test.ts covers toasts side by side).
 const model = createTestModel(toastMachine, {
   events: (state) => [
     ...TOAST_KINDS.map((kind) => ({ type: 'toast.show' as const, kind, message: `A ${kind} message` })),
+    { type: 'toast.navigate' as const },
     ...state.context.toasts.flatMap(({ id }) => [
       { type: 'toast.dismiss' as const, id },
+      { type: 'toast.settle' as const, id },
       { type: 'toast.fade' as const, id },
       { type: 'toast.remove' as const, id },
     ]),
@@ -52,6 +55,17 @@ describe('toastMachine', () => {
         'toast.dismiss': ({ event }) => {
           fadingSince.set(idOf(event), Date.now());
           actor.send(event as ToastEvent);
+        },
+        // Leaving the page fades the toasts that did not come with the move; a fresh one stays.
+        'toast.navigate': ({ event }) => {
+          for (const toast of actor.getSnapshot().context.toasts) if (toast.phase === 'visible' && !toast.fresh) fadingSince.set(toast.id, Date.now());
+          actor.send(event as ToastEvent);
+        },
+        'toast.settle': ({ event }) => {
+          const freshOf = () => actor.getSnapshot().context.toasts.find((toast) => toast.id === idOf(event))?.fresh;
+          vi.advanceTimersByTime((shownAt.get(idOf(event)) ?? 0) + FRESH_MS - Date.now() - 1);
+          expect(freshOf()).toBe(true);
+          vi.advanceTimersByTime(1);
         },
         'toast.fade': ({ event }) => {
           runUntil((shownAt.get(idOf(event)) ?? 0) + VISIBLE_MS, idOf(event), 'visible');

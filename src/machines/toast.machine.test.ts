@@ -46,3 +46,34 @@ describe('toastMachine with several toasts', () => {
     expect(phases(actor)).toEqual(['second:fading']);
   });
 });
+
+describe('toastMachine when the person leaves the page', () => {
+  it('fades the toasts about the page left, keeps one that came with the move, and keeps the spec’s timings', () => {
+    const actor = createActor(toastMachine).start();
+    actor.send({ type: 'toast.show', kind: 'error', message: 'about this page' });
+    vi.advanceTimersByTime(1000);
+    // A save's answer, then its form goes back to the list: the toast is about where the person goes.
+    actor.send({ type: 'toast.show', kind: 'success', message: 'saved' });
+    vi.advanceTimersByTime(999);
+
+    actor.send({ type: 'toast.navigate' });
+    expect(phases(actor)).toEqual(['about this page:fading', 'saved:visible']);
+    vi.advanceTimersByTime(300);
+    expect(phases(actor)).toEqual(['saved:visible']);
+
+    // Its own 5000 ms and 300 ms, unless the person moves on again.
+    vi.advanceTimersByTime(5000 - 999 - 300 - 1);
+    expect(phases(actor)).toEqual(['saved:visible']);
+    vi.advanceTimersByTime(1);
+    expect(phases(actor)).toEqual(['saved:fading']);
+  });
+
+  it('fades a toast on the next page change once it has settled', () => {
+    const actor = createActor(toastMachine).start();
+    actor.send({ type: 'toast.show', kind: 'success', message: 'saved' });
+    actor.send({ type: 'toast.navigate' });
+    vi.advanceTimersByTime(1000);
+    actor.send({ type: 'toast.navigate' });
+    expect(phases(actor)).toEqual(['saved:fading']);
+  });
+});

@@ -9,8 +9,6 @@ import { accountPage, seedAccount, signIn } from './sign-in';
 test.use({ hasTouch: true });
 
 const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
-/** The toast of a save: sent, or kept on the device until the connection is back. */
-const saved = (item: string) => new RegExp(`${item} created successfully|Saved on this device`);
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Adds a dish from the menu's printed view: name, price as typed, allergens by their checkbox. */
@@ -20,7 +18,6 @@ async function addDish(page: Page, name: string, price: string, allergens: strin
   await page.getByLabel('Price', { exact: true }).fill(price);
   for (const allergen of allergens) await page.getByRole('checkbox', { name: allergen }).check();
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(saved('Dish')).first()).toBeVisible();
   await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
 }
 
@@ -48,7 +45,6 @@ test('a restaurant owner builds a menu on a phone, then again offline, and the s
     await page.getByRole('link', { name: 'Add food menu' }).click();
     await page.getByLabel('Name').fill(name);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByText(saved('Food menu')).first()).toBeVisible();
     await page.getByRole('link', { name: `Edit ${name}` }).click();
     await page.getByRole('link', { name: 'Allergens' }).first().click();
     await page.getByRole('button', { name: 'Load default allergens' }).click();

@@ -73,7 +73,7 @@ test('opened again, the app starts from the precache without waiting on the netw
     await page.goto('/websites/categories');
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
     await expect(page.getByRole('link', { name })).toBeVisible();
-    await expect(page.getByText(/Offline — showing data from/)).toBeVisible();
+    await expect(page.getByText(/Offline — showing data as of/)).toBeVisible();
     await page.close();
     await profile.setOffline(false);
   });

@@ -194,7 +194,10 @@ export const gallerySlides = defineResource({
 
 export const MEDIA_SORTS = ['createdAt', 'fileName', 'size', 'updatedAt'] as const;
 
-/** A file of the website's media library (spec §3 upload fields: file(s), alt, description, folder, compressImages). */
+/**
+ * A file of the website's media library (spec §3 upload fields: file(s), alt, description, folder,
+ * compressImages; the single upload may name its record's `_id`, as a create may, DESIGN §4).
+ */
 export const media = defineResource({
   name: 'media',
   label: { one: /*i18n*/ { id: 'resource.mediaItem', message: 'file' }, other: /*i18n*/ { id: 'resource.mediaItems', message: 'files' } },

@@ -28,9 +28,9 @@ const named = (resource: ResourceScreen['resource']): ResourceScreen => ({
   fields: [nameField, descriptionField],
 });
 
-const hostingScreen = named(hosting);
-const technologiesScreen = named(technologies);
-const typesScreen = named(types);
+export const hostingScreen = named(hosting);
+export const technologiesScreen = named(technologies);
+export const typesScreen = named(types);
 
 export const categoriesScreen: ResourceScreen = {
   resource: categories,

@@ -123,7 +123,7 @@ export const submissionsScreen = {
   ],
 } satisfies ResourceScreen;
 
-const smtpScreen = {
+export const smtpScreen = {
   resource: smtpSettings,
   scope,
   schemaDefaults: true,
@@ -139,7 +139,7 @@ const smtpScreen = {
   ],
 } satisfies ResourceScreen;
 
-const templateScreen = {
+export const templateScreen = {
   resource: mailTemplates,
   scope,
   columns: [],

@@ -5,10 +5,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
 import { toast } from '../../app/feedback';
 import { findRoute } from '../../app/routes';
-import { gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { inScope } from '../../contract/resource';
+import { gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { clearLocalData } from '../../db/database';
+import { keepList, resourceStore } from '../../db/store';
+import { initialListQuery } from '../../machines/list.machine';
 import type { Row } from '../../db/resource-store';
 import { sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
+import { registerScreens } from '../resource/screen-registry';
+import { itemsScreen } from './gastro';
 import { GastroMenuView, menuLines, withMenuData } from './gastro-menu-view';
 
 const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
@@ -125,6 +131,24 @@ describe('the menu view', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Soup' }).textContent).toMatch(/5,20\s€/));
   });
 
+  it('shows a price that changed meanwhile in the sheet by its label, in euros', async () => {
+    registerScreens(itemsScreen);
+    const { store, spies } = fakeStore(seed(menu()));
+    spies.submit.mockResolvedValueOnce({ status: 'conflict', current: dish(2, { name: 'Soup', price: 480, categoryId: STARTERS, description: 'Pumpkin', allergenIds: [SESAME], version: 2 }), message: 'Someone else changed this dish in the meantime.' });
+    open(store);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Soup' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Soup' });
+    const price = await within(sheet).findByLabelText('Price (EUR)');
+    await waitFor(() => expect((price as HTMLInputElement).value).toBe('4.50'));
+    fireEvent.change(price, { target: { value: '5,20' } });
+    fireEvent.click(within(sheet).getByRole('button', { name: 'Save price' }));
+
+    const conflict = await within(sheet).findByRole('alert');
+    // Only the fields the sheet edits: the price, not the dish's name or category.
+    await waitFor(() => expect([...conflict.querySelectorAll('dt')].map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`)).toEqual(['Price: Theirs: €4.80 · Yours: €5.20']));
+  });
+
   it('shows a member who may only view the menu without anything to change', async () => {
     const { store } = fakeStore(seed(menu()));
     open(store, viewer());
@@ -159,6 +183,37 @@ describe('the menu view', () => {
     // Only for the menu, and only for an answer without it: a refusal keeps the server's words.
     const refused = withMenuData({ ...store, fetchRecord: () => Promise.reject(new ApiError('Not found', 404)) });
     await expect(refused.fetchRecord(gastroMenus, MENU)).rejects.toThrow('Not found');
+  });
+});
+
+describe('the menu view offline', () => {
+  it('heads the dishes with the categories this device holds, whichever screen fetched them, and one made offline', async () => {
+    await clearLocalData();
+    const at = '2026-03-01T10:00:00.000Z';
+    const wire = (fields: Record<string, unknown>) => ({ ...fields, _id: fields.id as string, version: 1, createdAt: at, updatedAt: at });
+    const categories = inScope(gastroCategories, { menuId: MENU });
+    const items = inScope(gastroItems, { menuId: MENU });
+    await keepList(inScope(gastroMenus, { websiteId: SITE }), {}, [wire({ id: MENU, name: 'Summer menu', description: '', status: 'published', language: 'de' })]);
+    // The dish form's choices brought the categories to this device, not the menu's own read of them.
+    await keepList(categories, { limit: 100 }, [wire({ id: MAINS, menuId: MENU, position: 0, name: 'Mains', description: '' })]);
+    const wireDish = (n: number, categoryId: string) =>
+      wire({ id: uuid(n), menuId: MENU, position: n, name: `Dish ${n}`, description: '', price: 100, currency: 'EUR', categoryId, allergenIds: [], available: true, mediaId: null });
+    await keepList(items, initialListQuery(items), [wireDish(1, MAINS), wireDish(2, STARTERS)]);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    vi.stubGlobal('fetch', vi.fn<typeof fetch>().mockRejectedValue(new TypeError('Failed to fetch')));
+    await resourceStore.submit(categories, { kind: 'create', id: STARTERS, values: { name: 'Starters', description: '' } });
+
+    renderResourceScreen(
+      <Route path="/cms/:id/gastromenu/:menuId">
+        <GastroMenuView title={msg`Gastronomy menu`} />
+      </Route>,
+      resourceStore,
+      { path: `/cms/${SITE}/gastromenu/${MENU}` },
+    );
+
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toEqual(['Mains', 'Starters']));
+    const menuText = screen.getByRole('article').textContent!;
+    expect(menuText.indexOf('Starters')).toBeLessThan(menuText.indexOf('Dish 2'));
   });
 });
 

@@ -6,6 +6,7 @@ import { CloudUpload, FolderTree, ListChecks, Pencil, Plus, Printer } from 'luci
 import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useParams } from 'wouter';
+import { resourceText } from '../../api/mutations';
 import { ApiError } from '../../api/request';
 import { catalogOf } from '../../app/i18n';
 import type { PageProps } from '../../app/routes';
@@ -25,10 +26,11 @@ import { editorMachine } from '../../machines/editor.machine';
 import { initialListQuery, listMachine } from '../../machines/list.machine';
 import { storeActors } from '../../machines/store-actors';
 import { BackLink } from '../resource/back-link';
-import { OfflineNote } from '../resource/offline-note';
+import { LoadProblem, OfflineNote } from '../resource/offline-note';
 import resourceStyles from '../resource/resource.module.css';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
-import { useListPage, useRefreshOnSync } from '../resource/use-list-page';
+import { useHeldList } from '../resource/use-held-list';
+import { useRefreshOnSync } from '../resource/use-list-page';
 import { useScopedResources } from '../resource/use-scoped-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { allergenName, legendQuery } from './gastro-allergens';
@@ -197,8 +199,9 @@ export function GastroMenuView({ title }: PageProps) {
   const cachedAt = useSelector(itemsActor, (snapshot) => (snapshot.matches({ data: 'loading' }) ? null : snapshot.context.cachedAt));
   const itemsFailed = useSelector(itemsActor, (snapshot) => snapshot.matches({ data: 'failed' }));
   const itemsError = useSelector(itemsActor, (snapshot) => snapshot.context.error);
-  const categoryRows = useListPage(categories, {})?.items;
-  const legend = useListPage(allergens, legendQuery(allergens))?.items;
+  // Every category and allergen this device holds, so one made offline heads its dishes at once.
+  const categoryRows = useHeldList(categories, {})?.items;
+  const legend = useHeldList(allergens, legendQuery(allergens))?.items;
 
   // A dish saved from the sheet shows at once, without reading 2,000 dishes again; the next page read has it anyway.
   const [patched, setPatched] = useState<{ page: ListPage<Row> | null; rows: ReadonlyMap<string, Row> }>({ page: null, rows: new Map() });
@@ -274,22 +277,8 @@ export function GastroMenuView({ title }: PageProps) {
             <OfflineNote since={cachedAt} />
           </p>
         )}
-        {menuError && !menu && (
-          <div className={resourceStyles.problem} role="alert">
-            <p className={resourceStyles.problemText}>{menuError}</p>
-            <Button variant="secondary" onClick={reloadMenu}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
-        )}
-        {itemsFailed && (
-          <div className={resourceStyles.problem} role="alert">
-            <p className={resourceStyles.problemText}>{itemsError}</p>
-            <Button variant="secondary" onClick={() => itemsActor.send({ type: 'list.refresh' })}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
-        )}
+        {menuError && !menu && <LoadProblem failed={resourceText(menus, 'loadFailed')} reason={menuError} onRetry={reloadMenu} />}
+        {itemsFailed && <LoadProblem failed={resourceText(items, 'loadFailed')} reason={itemsError} onRetry={() => itemsActor.send({ type: 'list.refresh' })} />}
       </div>
 
       <article className={styles.menu} lang={language}>

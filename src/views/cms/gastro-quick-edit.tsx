@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Pencil } from 'lucide-react';
-import { useEffect, useEffectEvent, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
@@ -71,6 +71,16 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
     if (done) finish();
   }, [done]);
 
+  // The price is what this sheet is for: typed at once (its old amount selected, to be typed over),
+  // so a changed price is the dish's tap, the typing and the save.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (loading) return;
+    const price = form.current?.querySelector<HTMLInputElement>('input[inputmode="decimal"]');
+    price?.focus();
+    price?.select();
+  }, [loading]);
+
   const values = loading ? item : context.values;
   const locked = loading || saving || conflict || done;
   const currency = String(item.currency ?? 'EUR');
@@ -81,7 +91,7 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
   };
 
   return (
-    <form className={resourceStyles.form} onSubmit={submit} noValidate>
+    <form ref={form} className={resourceStyles.form} onSubmit={submit} noValidate>
       {context.error && !conflict && <FormAlert>{context.error}</FormAlert>}
       {conflict && <ConflictAlert actor={actor} />}
       <label className={styles.switch}>

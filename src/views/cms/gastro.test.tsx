@@ -5,8 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../app/feedback';
 import { findRoute } from '../../app/routes';
 import { inScope } from '../../contract/resource';
-import { DEFAULT_ALLERGENS, gastroAllergens, gastroItems } from '../../contract/resources/gastro';
+import { DEFAULT_ALLERGENS, gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import { clearLocalData, db } from '../../db/database';
+import { keepList, resourceStore as deviceStore } from '../../db/store';
 import { initialListQuery } from '../../machines/list.machine';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { preloadFieldKinds } from '../resource/field-kinds';
@@ -251,6 +252,36 @@ describe('a menu’s edit page', () => {
     expect(within(dishes).getByText('Not available')).toBeDefined();
     expect(within(dishes).getByRole('button', { name: 'Move Cake up' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Add dish' }).getAttribute('href')).toBe(`/cms/${SITE}/gastromenu/${MENU}/items/new`);
+  });
+});
+
+describe('a menu’s edit page offline', () => {
+  it('names each dish’s category, from the categories this device holds', async () => {
+    const at = '2026-03-01T10:00:00.000Z';
+    const wire = (fields: Record<string, unknown>) => ({ ...fields, _id: fields.id as string, version: 1, createdAt: at, updatedAt: at });
+    const categories = inScope(gastroCategories, { menuId: MENU });
+    const dishes = inScope(gastroItems, { menuId: MENU });
+    const menu = wire({ id: MENU, name: 'Summer menu', description: '', status: 'draft', language: 'de' });
+    await keepList(inScope(gastroMenus, { websiteId: SITE }), {}, [menu]);
+    await keepList(categories, initialListQuery(categories), [wire({ id: MAINS, menuId: MENU, position: 0, name: 'Mains', description: '' })]);
+    const dish = (n: number, name: string, categoryId: string | null) =>
+      wire({ id: uuid(n), menuId: MENU, position: n, name, description: '', price: 100, currency: 'EUR', categoryId, allergenIds: [], available: true, mediaId: null });
+    await keepList(dishes, initialListQuery(dishes), [dish(10, 'Steak', MAINS), dish(11, 'Bread', null)]);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+
+    renderResourceScreen(
+      <Route path="/cms/:id/gastromenu/edit/:menuId">
+        <GastroMenuEditPage title={msg`Edit gastronomy menu`} />
+      </Route>,
+      deviceStore,
+      { path: `/cms/${SITE}/gastromenu/edit/${MENU}` },
+    );
+
+    const list = await screen.findByRole('list', { name: 'Dishes' });
+    const category = (name: string) => within(list).getByText(name).closest('li')!.textContent;
+    await waitFor(() => expect(category('Steak')).toContain('Category Mains'));
+    expect(category('Bread')).not.toContain(MAINS);
   });
 });
 

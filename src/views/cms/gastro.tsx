@@ -7,7 +7,6 @@ import { Link, useParams } from 'wouter';
 import { z } from 'zod/mini';
 import type { PageProps } from '../../app/routes';
 import { inScope } from '../../contract/resource';
-import { media } from '../../contract/resources/cms';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import type { Row } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
@@ -110,7 +109,6 @@ const allergenSource = {
   resource: gastroAllergens,
   label: (row: Row) => [row.identifier, allergenName(row, i18n.locale)].filter(Boolean).join(' · '),
 };
-const pictureSource = { resource: media, label: (row: Row) => String(row.alt || row.fileName) };
 const notAvailable = msg`Not available`;
 const availableText = msg`Available`;
 
@@ -121,6 +119,7 @@ export const itemsScreen = {
     { key: 'price', label: msg`Price`, format: 'money' },
     { key: 'categoryId', label: msg`Category`, format: 'lookup', source: categorySource },
     { key: 'available', label: availableText, text: (row: Row) => i18n._(row.available === false ? notAvailable : availableText) },
+    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [
     name,
@@ -130,7 +129,7 @@ export const itemsScreen = {
     { name: 'categoryId', label: msg`Category`, kind: 'select', source: categorySource, optional: true },
     { name: 'allergenIds', label: msg`Allergens`, kind: 'references', source: allergenSource },
     { name: 'available', label: availableText, kind: 'checkbox' },
-    { name: 'mediaId', label: msg`Picture`, kind: 'select', source: pictureSource, optional: true },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope, optional: true },
   ],
   // A new dish is available, in the default currency.
   schemaDefaults: true,

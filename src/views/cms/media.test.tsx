@@ -2,6 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/request';
 import { keepBlobs } from '../../db/blobs.test-support';
 import { clearLocalData, db } from '../../db/database';
 import type { Row } from '../../db/resource-store';
@@ -113,8 +114,9 @@ describe('the media library', () => {
     await waitFor(async () => expect(await db.outbox.count()).toBe(2));
     const entries = await db.outbox.orderBy('seq').toArray();
     expect(entries.map((entry) => [entry.kind, entry.path, entry.scope, entry.body, entry.label.title])).toEqual([
-      ['upload', `/api/cms/media/${SITE}/upload`, SITE, { folder: 'dishes', compressImages: 'false' }, 'soup.jpg'],
-      ['upload', `/api/cms/media/${SITE}/upload`, SITE, { folder: 'dishes', compressImages: 'false' }, 'salad.jpg'],
+      // Each names the id it is kept under, which the server makes its record under (DESIGN §4).
+      ['upload', `/api/cms/media/${SITE}/upload`, SITE, { folder: 'dishes', compressImages: 'false', _id: entries[0]!.entityId }, 'soup.jpg'],
+      ['upload', `/api/cms/media/${SITE}/upload`, SITE, { folder: 'dishes', compressImages: 'false', _id: entries[1]!.entityId }, 'salad.jpg'],
     ]);
     // One id of this device's per file: each is its own entry, refused or sent on its own.
     expect(new Set(entries.map((entry) => entry.entityId)).size).toBe(2);
@@ -160,5 +162,26 @@ describe('the media library', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, Delete' }));
     await waitFor(() => expect(spies.submit).toHaveBeenCalledWith(expect.objectContaining({ name: 'media' }), expect.objectContaining({ kind: 'delete', id: file(2).id })));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Open photo-2.jpg' })).toBeNull());
+  });
+
+  it('offline, shows this device’s files with their age, and without a copy a quiet note: never an error', async () => {
+    const offline = new ApiError('Network error or server unavailable', 0);
+    const copied = fakeStore({ media: library().slice(0, 3) });
+    const served = copied.spies.fetchList.getMockImplementation()!;
+    copied.spies.cachedList.mockImplementation(async (resource, query) => ({ value: await served(resource, query), fetchedAt: Date.now() - 10 * 60_000 }));
+    copied.spies.fetchList.mockRejectedValue(offline);
+    const { unmount } = open(copied.store);
+
+    expect(await screen.findByRole('button', { name: 'Open photo-3.jpg' })).toBeDefined();
+    expect(screen.getByText('Offline — showing data as of 10 minutes ago')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+    unmount();
+
+    const empty = fakeStore({ media: [] });
+    empty.spies.fetchList.mockRejectedValue(offline);
+    open(empty.store);
+    expect(await screen.findByText('Offline — this has not been loaded on this device yet. It shows here once you are back online.')).toBeDefined();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Failed to load files/)).toBeNull();
   });
 });

@@ -25,7 +25,7 @@ import { useQueuedUploads } from '../../db/use-queued-uploads';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import { Allowed } from '../resource/no-access';
-import { OfflineNote } from '../resource/offline-note';
+import { LoadProblem, OfflineNote } from '../resource/offline-note';
 import { ResourceFormDialog } from '../resource/resource-form';
 import resourceStyles from '../resource/resource.module.css';
 import type { ResourceScreen } from '../resource/screen';
@@ -288,7 +288,6 @@ export function MediaLibrary({ title }: PageProps) {
   }
 
   const tileOf = (index: number): Tile => local[index] ?? { kind: 'row', index: index - local.length };
-  const loadFailed = resourceText(resource, 'loadFailed');
 
   return (
     <section className={resourceStyles.page} aria-labelledby={titleId}>
@@ -397,16 +396,7 @@ export function MediaLibrary({ title }: PageProps) {
           <OfflineNote since={cachedAt} />
         </p>
       )}
-      {failed && (
-        <div className={resourceStyles.problem} role="alert">
-          <p className={resourceStyles.problemText}>
-            <strong>{loadFailed}</strong> {error !== loadFailed && error}
-          </p>
-          <Button variant="secondary" onClick={refresh}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
-      )}
+      {failed && <LoadProblem failed={resourceText(resource, 'loadFailed')} reason={error} onRetry={refresh} />}
       {first && count === 0 && (
         <p className={resourceStyles.muted}>
           <Trans>No files yet.</Trans>

@@ -7,7 +7,7 @@ import { CmsBackLink } from './cms-back-link';
 // Spec §2 /cms/{id}/menu, /menu/new, /menu/edit/{menuId}; spec §7 Menus. A menu's items are listed
 // under its form, in the order a person sets (ADR 012).
 
-const menusScreen = {
+export const menusScreen = {
   resource: menus,
   scope: { websiteId: 'id' },
   columns: [
@@ -25,7 +25,7 @@ const menusScreen = {
 const pageSource = { resource: pages };
 const itemSource = { resource: menuItems };
 
-const menuItemsScreen = {
+export const menuItemsScreen = {
   resource: menuItems,
   scope: { websiteId: 'id', menuId: 'menuId' },
   columns: [

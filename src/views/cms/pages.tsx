@@ -23,7 +23,7 @@ import { interfaceLanguageChoices } from '../admin/choices';
 const languageLabel = msg`Language`;
 const statusFilter = { key: 'status', label: msg`Status`, choices: contentStatusChoices };
 
-const pagesScreen = {
+export const pagesScreen = {
   resource: pages,
   scope: { websiteId: 'id' },
   columns: [

@@ -1,8 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
-import { media, postCategories, posts } from '../../contract/resources/cms';
-import type { Row } from '../../db/resource-store';
+import { postCategories, posts } from '../../contract/resources/cms';
 import { SectionTabs } from '../../components/section-tabs';
 import { screenPages } from '../resource/pages';
 import type { ResourceScreen } from '../resource/screen';
@@ -15,7 +14,6 @@ import { contentStatusChoices } from './content-status';
 
 const scope = { websiteId: 'id' };
 const categorySource = { resource: postCategories };
-const pictureSource = { resource: media, label: (row: Row) => String(row.alt || row.fileName) };
 const slugHint = msg`The last part of the address, such as summer-menu; left empty, it is made from the title`;
 
 export const postsScreen = {
@@ -23,7 +21,7 @@ export const postsScreen = {
   scope,
   columns: [
     { key: 'title', label: msg`Title`, sortable: true },
-    { key: 'coverUrl', label: msg`Cover`, format: 'image' },
+    { key: 'coverUrl', label: msg`Cover`, format: 'image', media: 'coverMediaId' },
     { key: 'categoryId', label: msg`Category`, format: 'lookup', source: categorySource },
     { key: 'status', label: msg`Status`, format: 'choice', choices: contentStatusChoices },
     { key: 'publishedAt', label: msg`Published`, format: 'date', sortable: true },
@@ -34,7 +32,7 @@ export const postsScreen = {
     { name: 'status', label: msg`Status`, kind: 'choice', choices: contentStatusChoices },
     { name: 'publishedAt', label: msg`Publication date`, kind: 'datetime', hint: msg`Left empty, a published post gets the moment it is published; a later date holds it back until then` },
     { name: 'categoryId', label: msg`Category`, kind: 'select', source: categorySource, optional: true },
-    { name: 'coverMediaId', label: msg`Cover picture`, kind: 'select', source: pictureSource, optional: true },
+    { name: 'coverMediaId', label: msg`Cover picture`, kind: 'picture', scope, optional: true },
     { name: 'excerpt', label: msg`Excerpt`, kind: 'textarea' },
     { name: 'content', label: msg`Content`, kind: 'richText' },
   ],
@@ -46,7 +44,7 @@ export const postsScreen = {
   routes: { list: '/cms/:id/posts', create: '/cms/:id/posts/new', edit: (id: string) => `/cms/:id/posts/edit/${id}`, idParam: 'postId' },
 } satisfies ResourceScreen;
 
-const categoriesScreen = {
+export const postCategoriesScreen = {
   resource: postCategories,
   scope,
   columns: [
@@ -85,4 +83,4 @@ const postPages = screenPages(postsScreen, section);
 export const PostsPage = postPages.List;
 export const PostNewPage = postPages.New;
 export const PostEditPage = postPages.Edit;
-export const PostCategoriesPage = screenPages(categoriesScreen, section).List;
+export const PostCategoriesPage = screenPages(postCategoriesScreen, section).List;

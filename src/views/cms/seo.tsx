@@ -2,8 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
-import { media, seo } from '../../contract/resources/cms';
-import type { Row } from '../../db/resource-store';
+import { seo } from '../../contract/resources/cms';
 import { resourceStore } from '../../db/store';
 import { BackLink } from '../resource/back-link';
 import { ResourceSingletonForm } from '../resource/resource-form';
@@ -18,7 +17,7 @@ const robotsChoices = [
   { value: 'noindex, nofollow', label: msg`Hide from search results and do not follow links` },
 ] as const;
 
-const seoScreen = {
+export const seoScreen = {
   resource: seo,
   scope: { websiteId: 'id' },
   columns: [],
@@ -26,7 +25,7 @@ const seoScreen = {
     { name: 'title', label: msg`Title`, kind: 'text', hint: msg`What search results show as the website’s name; about 60 characters` },
     { name: 'description', label: msg`Description`, kind: 'textarea' },
     { name: 'keywords', label: msg`Keywords`, kind: 'tags', hint: msg`Separated by commas` },
-    { name: 'ogImageMediaId', label: msg`Picture for sharing (Open Graph)`, kind: 'select', source: { resource: media, label: (row: Row) => String(row.alt || row.fileName) }, optional: true },
+    { name: 'ogImageMediaId', label: msg`Picture for sharing (Open Graph)`, kind: 'picture', scope: { websiteId: 'id' }, optional: true },
     { name: 'robots', label: msg`Search engines`, kind: 'choice', choices: robotsChoices },
     { name: 'sitemap', label: msg`Publish a sitemap`, kind: 'checkbox' },
     { name: 'isActive', label: msg`Active`, kind: 'checkbox' },

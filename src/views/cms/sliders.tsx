@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro';
-import type { Row } from '../../db/resource-store';
-import { gallerySliders, gallerySlides, heroSliders, heroSlides, media } from '../../contract/resources/cms';
+import { gallerySliders, gallerySlides, heroSliders, heroSlides } from '../../contract/resources/cms';
 import { screenPages } from '../resource/pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
 import { CmsBackLink } from './cms-back-link';
@@ -13,13 +12,12 @@ const statusChoices: readonly Choice[] = [
   { value: 'active', label: msg`Active` },
   { value: 'inactive', label: msg`Inactive` },
 ];
-const pictureSource = { resource: media, label: (row: Row) => String(row.alt || row.fileName) };
 const scope = { websiteId: 'id' };
 const slideScope = { websiteId: 'id', sliderId: 'sliderId' };
 const status = { key: 'status', label: msg`Status`, format: 'choice', choices: statusChoices } as const;
 const updated = { key: 'updatedAt', label: msg`Updated`, format: 'date', sortable: true } as const;
 
-const heroSlidersScreen = {
+export const heroSlidersScreen = {
   resource: heroSliders,
   scope,
   columns: [{ key: 'name', label: msg`Name`, sortable: true }, status, updated],
@@ -33,24 +31,24 @@ const heroSlidersScreen = {
   routes: { list: '/cms/:id/hero-slider', create: '/cms/:id/hero-slider/new', edit: (id: string) => `/cms/:id/hero-slider/edit/${id}`, idParam: 'sliderId' },
 } satisfies ResourceScreen;
 
-const heroSlidesScreen = {
+export const heroSlidesScreen = {
   resource: heroSlides,
   scope: slideScope,
   columns: [
     { key: 'title', label: msg`Title` },
-    { key: 'imageUrl', label: msg`Picture`, format: 'image' },
+    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
     { key: 'buttonLabel', label: msg`Button` },
   ],
   fields: [
     { name: 'title', label: msg`Title`, kind: 'text' },
     { name: 'subtitle', label: msg`Subtitle`, kind: 'textarea' },
-    { name: 'mediaId', label: msg`Picture`, kind: 'select', source: pictureSource, optional: true },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope, optional: true },
     { name: 'buttonLabel', label: msg`Button text`, kind: 'text' },
     { name: 'buttonUrl', label: msg`Button address`, kind: 'text', hint: msg`https://…, mailto:…, or a path on the website such as /menu` },
   ],
 } satisfies ResourceScreen;
 
-const gallerySlidersScreen = {
+export const gallerySlidersScreen = {
   resource: gallerySliders,
   scope,
   columns: [{ key: 'name', label: msg`Name`, sortable: true }, { key: 'description', label: msg`Description` }, status, updated],
@@ -63,15 +61,15 @@ const gallerySlidersScreen = {
   routes: { list: '/cms/:id/gallery-slider', create: '/cms/:id/gallery-slider/new', edit: (id: string) => `/cms/:id/gallery-slider/edit/${id}`, idParam: 'sliderId' },
 } satisfies ResourceScreen;
 
-const gallerySlidesScreen = {
+export const gallerySlidesScreen = {
   resource: gallerySlides,
   scope: slideScope,
   columns: [
     { key: 'caption', label: msg`Caption` },
-    { key: 'imageUrl', label: msg`Picture`, format: 'image' },
+    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [
-    { name: 'mediaId', label: msg`Picture`, kind: 'select', source: pictureSource },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope },
     { name: 'caption', label: msg`Caption`, kind: 'text' },
   ],
 } satisfies ResourceScreen;

@@ -1,14 +1,20 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus } from 'lucide-react';
-import { useId } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useId, useMemo } from 'react';
 import { Link } from 'wouter';
 import { dateFormat } from '../../components/intl-formats';
 import { StatBoxes } from '../../components/stat-boxes';
 import { RECENT_DAYS, titleOf, type Resource } from '../../contract/resource';
 import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
-import { useListPage } from '../resource/use-list-page';
+import { resourceText } from '../../api/mutations';
+import { listMachine } from '../../machines/list.machine';
+import { storeActors } from '../../machines/store-actors';
+import { LoadProblem } from '../resource/offline-note';
+import { useResourceStore } from '../resource/store-context';
+import { useRefreshOnSync } from '../resource/use-list-page';
 import { useStats } from '../resource/use-stats';
 import board from './dashboard.module.css';
 
@@ -32,7 +38,13 @@ export function AreaSummary({ area }: { area: Area }) {
   const { t, i18n } = useLingui();
   const headingId = useId();
   const stats = useStats(area.resource);
-  const latest = useListPage(area.resource, LATEST)?.items ?? null;
+  const store = useResourceStore();
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
+  const actor = useActorRef(machine, { input: { resource: area.resource, query: LATEST } });
+  useRefreshOnSync(actor);
+  const latest = useSelector(actor, (snapshot) => snapshot.context.page)?.items ?? null;
+  const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
+  const error = useSelector(actor, (snapshot) => snapshot.context.error);
   const date = dateFormat(i18n.locale);
   const figures = stats
     ? [
@@ -64,7 +76,9 @@ export function AreaSummary({ area }: { area: Area }) {
       <h3 className={board.small}>
         <Trans>Changed last</Trans>
       </h3>
-      {latest === null ? (
+      {failed ? (
+        <LoadProblem failed={resourceText(area.resource, 'loadFailed')} reason={error} onRetry={() => actor.send({ type: 'list.refresh' })} />
+      ) : latest === null ? (
         <p className={styles.muted}>
           <Trans>Loading…</Trans>
         </p>

@@ -4,7 +4,7 @@ import type { Row } from '../../db/resource-store';
 import type { Column } from './screen';
 import type { OptionLists } from './use-option-lists';
 
-/** What a screen's column shows of a row, in words: a list's cell, a record page's value. */
+/** What a screen's column shows of a row, in words: a list's cell, a card's line, a record page's value. */
 export function cellText(column: Column, row: Row, options: OptionLists, i18n: I18n): string {
   const value = row[column.key];
   switch (column.format) {
@@ -12,8 +12,13 @@ export function cellText(column: Column, row: Row, options: OptionLists, i18n: I
       return typeof value === 'string' ? dateFormat(i18n.locale).format(new Date(value)) : '';
     case 'count':
       return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
-    case 'lookup':
-      return options[column.source.resource.name]?.find((option) => option.value === value)?.label ?? '';
+    case 'lookup': {
+      // The record's name once its list is in ("unknown" when it is nowhere); nothing while it loads, never its id.
+      const named = options[column.source.resource.name];
+      return (Array.isArray(value) ? value : [value])
+        .flatMap((id) => named?.find((option) => option.value === id)?.label ?? [])
+        .join(', ');
+    }
     case 'choice': {
       const choice = column.choices.find((candidate) => candidate.value === value);
       return choice ? i18n._(choice.label) : String(value ?? '');

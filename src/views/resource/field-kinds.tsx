@@ -10,7 +10,7 @@ import { TextareaField } from '../../components/form/textarea-field';
 import { DatetimeField } from './datetime-field';
 import { ChoiceMapField, FlagsField } from './map-fields';
 import type { Field } from './screen';
-import type { OptionLists } from './use-option-lists';
+import type { Option, OptionLists } from './use-option-lists';
 
 /** What a form hands each field, whatever its kind. */
 export interface FieldInputProps<F extends Field = Field> {
@@ -27,6 +27,17 @@ export interface FieldInputProps<F extends Field = Field> {
 
 type Props<K extends Field['kind']> = FieldInputProps<Field & { kind: K }>;
 
+/**
+ * A reference field's choices: the records to choose from, and each chosen one by its name even
+ * when it is none of them (past the first page, or "unknown"), or an ellipsis while it is looked
+ * up; never its id.
+ */
+function choicesOf(options: readonly Option[] = [], chosen: readonly string[]): Option[] {
+  const offered = options.filter((option) => !option.missing || chosen.includes(option.value));
+  const listed = new Set(offered.map((option) => option.value));
+  return [...chosen.filter((id) => id !== '' && !listed.has(id)).map((id) => ({ value: id, label: '…' })), ...offered];
+}
+
 /** A record of thousands (an owner): a dropdown that searches the server as one types. */
 function SearchableSelectField({ spec, label, value, error, options, onSearch, onChange }: Props<'select'>) {
   const [open, setOpen] = useState(false);
@@ -35,7 +46,7 @@ function SearchableSelectField({ spec, label, value, error, options, onSearch, o
     <div className={formStyles.field}>
       <SearchableSelect
         label={label}
-        options={options[name] ?? []}
+        options={choicesOf(options[name], typeof value === 'string' ? [value] : [])}
         value={typeof value === 'string' && value ? value : null}
         open={open}
         onOpenChange={setOpen}
@@ -108,18 +119,19 @@ export const FIELD_KINDS: Kinds = {
       <SelectField
         label={props.label}
         name={props.spec.name}
-        options={props.options[props.spec.source.resource.name] ?? []}
+        options={choicesOf(props.options[props.spec.source.resource.name], [String(props.value ?? '')])}
         value={String(props.value ?? '')}
         error={props.error}
         // An optional reference left empty is none (null), not an id.
         onChange={(next) => props.onChange(next === '' && props.spec.optional ? null : next)}
       />
     ),
+  picture: lazyScreen(() => import('./picture-field').then((m) => m.PictureField)),
   references: ({ spec, label, value, error, options, onChange }) => (
     <CheckboxGroupField
       label={label}
       name={spec.name}
-      options={options[spec.source.resource.name] ?? []}
+      options={choicesOf(options[spec.source.resource.name], Array.isArray(value) ? (value as string[]) : [])}
       value={Array.isArray(value) ? (value as string[]) : []}
       error={error}
       onChange={onChange}

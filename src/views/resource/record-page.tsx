@@ -5,7 +5,6 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSession } from '../../app/session';
-import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { allows } from '../../contract/permissions';
 import { titleOf } from '../../contract/resource';
@@ -15,7 +14,7 @@ import { SYNCED_EVENT } from '../../db/sync-messages';
 import { editorMachine } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
 import { cellText } from './column-text';
-import { OfflineNote } from './offline-note';
+import { LoadProblem, OfflineNote } from './offline-note';
 import { BackLink } from './back-link';
 import styles from './resource.module.css';
 import { optionSources, type ResourceScreen } from './screen';
@@ -26,16 +25,18 @@ import { useScopedResource } from './use-scoped-resource';
 interface ResourceRecordPageProps {
   screen: ResourceScreen;
   id: string;
-  /** Where "back" leads: the list this record was opened from. */
-  back: { href: string; label: MessageDescriptor };
+  /** Where "back" leads: the list this record was opened from; none where the record is the person's home. */
+  back?: { href: string; label: MessageDescriptor };
   /** Where editing happens; none hides the button. */
   edit?: string;
+  /** What the page shows above the record's fields: what a person opens it for (a website's modules). */
+  renderLead?: (row: Row) => ReactNode;
   /** What the page shows below the record's fields (its websites, actions of its own). */
   children?: (row: Row, reload: () => void) => ReactNode;
 }
 
 /** A record's own page (/users/{id}, /partners/{id}): its fields as the list's columns show them, and what the module adds. */
-export function ResourceRecordPage({ screen, id, back, edit, children }: ResourceRecordPageProps) {
+export function ResourceRecordPage({ screen, id, back, edit, renderLead, children }: ResourceRecordPageProps) {
   const { i18n } = useLingui();
   const { user } = useSession();
   const titleId = useId();
@@ -63,7 +64,7 @@ export function ResourceRecordPage({ screen, id, back, edit, children }: Resourc
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>
-      <BackLink href={back.href}>{i18n._(back.label)}</BackLink>
+      {back && <BackLink href={back.href}>{i18n._(back.label)}</BackLink>}
       <div className={styles.head}>
         <h1 id={titleId} className={styles.title}>
           {row ? titleOf(resource, row) : i18n._(resource.label.one)}
@@ -80,16 +81,7 @@ export function ResourceRecordPage({ screen, id, back, edit, children }: Resourc
           <OfflineNote since={cachedAt} />
         </p>
       )}
-      {error && !row && (
-        <div className={styles.problem} role="alert">
-          <p className={styles.problemText}>
-            <strong>{resourceText(resource, 'loadFailed')}</strong> {error}
-          </p>
-          <Button variant="secondary" onClick={reload}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
-      )}
+      {error && !row && <LoadProblem failed={resourceText(resource, 'loadFailed')} reason={error} onRetry={reload} />}
       {!row && loading && (
         <p className={styles.muted} aria-busy="true">
           <Trans>Loading…</Trans>
@@ -97,6 +89,7 @@ export function ResourceRecordPage({ screen, id, back, edit, children }: Resourc
       )}
       {row && (
         <>
+          {renderLead?.(row)}
           <dl className={`${styles.card} ${styles.details}`}>
             {screen.columns.map((column) => (
               <div key={column.key} className={styles.detail}>

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
 import { toast } from '../../app/feedback';
 import { categories, languages, subcategories } from '../../contract/resources/catalogs';
+import { Route } from 'wouter';
 import { languagesScreen, subcategoriesScreen } from '../admin/catalogs';
+import { itemsScreen } from '../cms/gastro';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
 import { preloadFieldKinds } from './field-kinds';
 import { ResourceFormPage } from './resource-form';
@@ -13,6 +15,7 @@ import { ResourceListPage } from './resource-list-page';
 const FOOD = '0190a1b2-0000-7000-8000-0000000000c1';
 const BAKERY = '0190a1b2-0000-7000-8000-0000000000b1';
 const ENGLISH = '0190a1b2-0000-7000-8000-0000000000e1';
+const uuid = (n: string) => `0190a1b2-0000-7000-8000-00000000${n}`;
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const seed = () => ({
@@ -121,6 +124,36 @@ describe('ResourceFormDialog', () => {
     expect(spies.submit).toHaveBeenLastCalledWith(subcategories, { kind: 'update', id: BAKERY, values: { name: 'Bakehouse' }, baseVersion: 2 });
   });
 
+  it('shows a conflict by the fields’ labels, with both values in words: money, a category by its name, yes or no', async () => {
+    await preloadFieldKinds(itemsScreen.fields);
+    const [menu, mains, desserts, soup] = [uuid('b001'), uuid('c001'), uuid('c002'), uuid('d001')];
+    const mine = { id: soup, menuId: menu, position: 0, name: 'Soup', price: 450, currency: 'EUR', categoryId: mains, allergenIds: [], available: true, mediaId: null };
+    const { store, spies } = fakeStore({
+      gastroItems: [row(mine)],
+      gastroCategories: [row({ id: mains, menuId: menu, position: 0, name: 'Mains' }), row({ id: desserts, menuId: menu, position: 1, name: 'Desserts' })],
+      gastroAllergens: [],
+      media: [],
+    });
+    spies.submit.mockResolvedValueOnce({ status: 'conflict', current: row({ ...mine, price: 1090, categoryId: desserts, version: 2 }), message: 'Someone else changed this dish in the meantime.' });
+    renderResourceScreen(
+      <Route path="/cms/:id/gastromenu/:menuId/items/edit/:itemId">
+        <ResourceFormPage screen={itemsScreen} title={msg`Edit dish`} id={soup} />
+      </Route>,
+      store,
+      { path: `/cms/w1/gastromenu/${menu}/items/edit/${soup}` },
+    );
+    await waitFor(() => expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Soup'));
+    fireEvent.change(screen.getByLabelText('Price'), { target: { value: '11,50' } });
+    fireEvent.click(screen.getByLabelText('Available'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    const conflict = await screen.findByRole('alert');
+    const shown = () => [...conflict.querySelectorAll('dt')].map((term) => `${term.textContent} ${term.nextElementSibling?.textContent}`);
+    await waitFor(() =>
+      expect(shown()).toEqual(['Price Theirs: €10.90 · Yours: €11.50', 'Category Theirs: Desserts · Yours: Mains', 'Available Theirs: Yes · Yours: No']),
+    );
+  });
+
   it('offers take-theirs after a conflict, loading the server’s version into the form', async () => {
     const { store, spies } = fakeStore(seed());
     const theirs = row({ id: BAKERY, name: 'Bäckerei', categoryId: FOOD, description: 'Brot', version: 2 });
@@ -142,7 +175,7 @@ describe('ResourceFormDialog', () => {
     await waitFor(() => expect(spies.dropLocal).toHaveBeenCalledWith(expect.objectContaining({ name: 'subcategories' }), BAKERY));
   });
 
-  it('says a save is queued on this device and closes', async () => {
+  it('closes on a save queued on this device without a toast: the header’s count is the one signal', async () => {
     const { store, spies } = fakeStore(seed());
     spies.submit.mockResolvedValueOnce({ status: 'queued' });
     openList(store);
@@ -152,8 +185,8 @@ describe('ResourceFormDialog', () => {
     type(form, 'Description', 'Bread');
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
 
-    await waitFor(() => expect(toast.info).toHaveBeenCalledWith('Saved on this device; it will be sent when you are online.'));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(toast.info).not.toHaveBeenCalled();
   });
 
   it('asks before closing with unsaved changes, and closes at once without', async () => {
@@ -215,7 +248,7 @@ describe('ResourceFormPage', () => {
 
     await waitFor(() => expect((within(form).getByLabelText('Translated name (de)') as HTMLInputElement).value).toBe('Englisch'));
     // The server could not be reached: the copy stays editable, with its age.
-    expect(await within(form).findByText(/^Offline — showing data from /)).toBeDefined();
+    expect(await within(form).findByText(/^Offline — showing data as of /)).toBeDefined();
     fireEvent.change(within(form).getByLabelText('Translated name (de)'), { target: { value: 'Englisch (UK)' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
 

@@ -17,8 +17,11 @@ import { FIELD_KINDS, preloadFieldKinds, type FieldInputProps } from './field-ki
 import { OfflineNote } from './offline-note';
 import { BackLink } from './back-link';
 import styles from './resource.module.css';
-import { blankValues, fieldSources, optionSources, type Field, type ResourceScreen } from './screen';
+import { blankValues, fieldSources, optionSources, type Field, type OptionSource, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
+import { fieldText, sameValue } from './field-text';
+import { registerScreens, useScreenWords } from './screen-registry';
+import { useRecordNames } from './use-record-names';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
@@ -26,8 +29,6 @@ import { useSession, type SessionUser } from '../../app/session';
 import { allows, isAdmin } from '../../contract/permissions';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;
-
-type Translations = Record<string, { name: string }>;
 
 /**
  * The editor of one record (null: a new one), with `defaults` filled into a new record's blank
@@ -38,6 +39,8 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
   const resource = useScopedResource(screen.resource, screen.scope);
   // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
   useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
+  // Its changes are described in the sync panel with this screen's words.
+  useEffect(() => registerScreens(screen), [screen]);
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields, screen.schemaDefaults ? screen.resource : undefined), ...defaults } } });
   const dirty = useSelector(actor, hasUnsavedChanges);
@@ -47,18 +50,6 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
     if (done) finish(actor.getSnapshot().context.saved);
   }, [done, actor]);
   return { actor, dirty };
-}
-
-/** A value as the conflict summary shows it. */
-function shown(value: unknown): string {
-  if (Array.isArray(value)) return value.join(', ');
-  if (value && typeof value === 'object') {
-    // A name per language, or a plain value per key (a role's flags and levels).
-    return Object.entries(value as Record<string, Translations[string] | string | boolean>)
-      .map(([code, entry]) => `${code}: ${typeof entry === 'object' ? entry.name : String(entry)}`)
-      .join(', ');
-  }
-  return String(value ?? '');
 }
 
 interface ResourceFormProps {
@@ -78,13 +69,15 @@ export function writableFields(screen: ResourceScreen, user: SessionUser | null)
   return screen.fields.filter((field) => admin || !screen.resource.adminOnly.includes(field.name));
 }
 
-/** The ids a form's values name, by resource: their names are shown even past the first page of choices. */
-function namedIds(fields: readonly Field[], values: Values): Record<string, string[]> {
+/** The ids a form's values (and in a conflict the server's) name, by resource: their names are shown even past the first page of choices. */
+function namedIds(fields: readonly Field[], ...versions: readonly (Values | null)[]): Record<string, string[]> {
   const ids: Record<string, string[]> = {};
   for (const field of fields) {
     if (field.kind !== 'select' && field.kind !== 'references') continue;
-    const value = values[field.name];
-    (ids[field.source.resource.name] ??= []).push(...(Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && id !== ''));
+    for (const values of versions) {
+      const value = values?.[field.name];
+      (ids[field.source.resource.name] ??= []).push(...(Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && id !== ''));
+    }
   }
   return ids;
 }
@@ -93,7 +86,8 @@ function namedIds(fields: readonly Field[], values: Values): Record<string, stri
 function useFormOptions(screen: ResourceScreen, actor: EditorActor) {
   const sources = useMemo(() => optionSources(...fieldSources(screen.fields)), [screen]);
   const values = useSelector(actor, (snapshot) => snapshot.context.values);
-  const wanted = useMemo(() => namedIds(screen.fields, values), [screen, values]);
+  const theirs = useSelector(actor, (snapshot) => snapshot.context.current);
+  const wanted = useMemo(() => namedIds(screen.fields, values, theirs), [screen, values, theirs]);
   return useOptionLists(sources, wanted, screen.scope);
 }
 
@@ -166,7 +160,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
         </p>
       )}
       {context.error && !conflict && <FormAlert>{context.error}</FormAlert>}
-      {conflict && <ConflictAlert actor={actor} fields={fields} />}
+      {conflict && <ConflictAlert actor={actor} fields={fields} options={options} />}
       <fieldset className={styles.fields} disabled={saving || conflict || readOnly}>
         {fields.map(field)}
       </fieldset>
@@ -186,16 +180,35 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
   );
 }
 
+interface ConflictAlertProps {
+  actor: EditorActor;
+  /** Those whose two values are listed; without them, those of the resource's screen that the form edits. */
+  fields?: readonly Field[];
+  /** The form's choices: a record they name is named so even before this device holds it. */
+  options?: OptionLists;
+}
+
 /**
  * A save refused because the record changed meanwhile (the editor machine's `conflict`): the
- * server's words, the fields where its version and these edits differ, and the two ways out. The
- * whole form shows it, and so does any smaller editor of the same machine (a dish's quick edit).
+ * server's words, the fields where its version and these edits differ, by their labels and in
+ * words (fieldText: money, yes or no, a category by its name), and the two ways out. The whole
+ * form shows it, and so does any smaller editor of the same machine (a dish's quick edit), whose
+ * fields are those of the resource's screen that it edits.
  */
-export function ConflictAlert({ actor, fields = [] }: { actor: EditorActor; /** Those whose two values are listed. */ fields?: readonly Pick<Field, 'name' | 'label'>[] }) {
+export function ConflictAlert({ actor, fields, options }: ConflictAlertProps) {
   const { i18n } = useLingui();
   const titleId = useId();
-  const { error, current: theirs, values } = useSelector(actor, (snapshot) => snapshot.context);
-  const differing = theirs ? fields.filter((spec) => shown(theirs[spec.name]) !== shown(values[spec.name])) : [];
+  const { error, current: theirs, values, resource, loaded } = useSelector(actor, (snapshot) => snapshot.context);
+  const known = useScreenWords([resource.name])(resource.name);
+  const compared = fields ?? known?.fields.filter((spec) => spec.name in values) ?? [];
+  const differing = theirs ? compared.filter((spec) => !sameValue(theirs[spec.name], values[spec.name])) : [];
+  const held = useRecordNames([{ fields: differing, values: [theirs, values] }]);
+  const listed = (source: OptionSource, id: string) => options?.[source.resource.name]?.find((option) => option.value === id && !option.missing)?.label;
+  const name = (source: OptionSource, id: string) => {
+    const own = held(source, id);
+    return own || (listed(source, id) ?? own);
+  };
+  const words = { i18n, name, currency: String(values.currency ?? theirs?.currency ?? loaded?.currency ?? 'EUR') };
   return (
     <section className={styles.conflict} role="alert" aria-labelledby={titleId}>
       <h3 id={titleId} className={styles.conflictTitle}>
@@ -204,8 +217,8 @@ export function ConflictAlert({ actor, fields = [] }: { actor: EditorActor; /** 
       {differing.length > 0 && (
         <dl className={styles.conflictList}>
           {differing.map((spec) => {
-            const theirValue = shown(theirs?.[spec.name]);
-            const yourValue = shown(values[spec.name]);
+            const theirValue = fieldText(spec, theirs?.[spec.name], words) || '—';
+            const yourValue = fieldText(spec, values[spec.name], words) || '—';
             return (
               <div key={spec.name}>
                 <dt>{i18n._(spec.label)}</dt>

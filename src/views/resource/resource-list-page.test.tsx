@@ -187,7 +187,7 @@ describe('ResourceListPage', () => {
     spies.fetchList.mockRejectedValue(new ApiError('Network error or server unavailable', 0));
     renderResourceScreen(<ResourceListPage screen={subcategoriesScreen} title={title} />, store);
 
-    expect(await screen.findByText('Offline — showing data from 5 minutes ago')).toBeDefined();
+    expect(await screen.findByText('Offline — showing data as of 5 minutes ago')).toBeDefined();
     expect(rowNames()).toEqual(['Bakery']);
     expect(screen.queryByText(/Failed to load/)).toBeNull();
 
@@ -198,9 +198,9 @@ describe('ResourceListPage', () => {
     expect(screen.queryByText(/^Offline/)).toBeNull();
   });
 
-  it('says it failed only when there is no copy on this device', async () => {
+  it('says it failed only when the server refused and there is no copy on this device', async () => {
     const { store, spies } = fakeStore(seed());
-    spies.fetchList.mockRejectedValue(new ApiError('Network error or server unavailable', 0));
+    spies.fetchList.mockRejectedValue(new ApiError('Something went wrong on the server. Please try again.', 500));
     renderResourceScreen(<ResourceListPage screen={subcategoriesScreen} title={title} />, store);
 
     const alert = await screen.findByRole('alert');
@@ -209,6 +209,21 @@ describe('ResourceListPage', () => {
 
     spies.fetchList.mockImplementation(fakeStore(seed()).spies.fetchList);
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Showing 1–10 of 12')).toBeDefined();
+  });
+
+  it('offline without a copy says so quietly: no error, and the list comes once the server answers', async () => {
+    const { store, spies } = fakeStore(seed());
+    spies.fetchList.mockRejectedValue(new ApiError('Network error or server unavailable', 0));
+    renderResourceScreen(<ResourceListPage screen={subcategoriesScreen} title={title} />, store);
+
+    const note = await screen.findByText('Offline — this has not been loaded on this device yet. It shows here once you are back online.');
+    expect(note.closest('[role="status"]')).not.toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Failed to load/)).toBeNull();
+
+    spies.fetchList.mockImplementation(fakeStore(seed()).spies.fetchList);
+    window.dispatchEvent(new Event('online'));
     expect(await screen.findByText('Showing 1–10 of 12')).toBeDefined();
   });
 

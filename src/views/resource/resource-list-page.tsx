@@ -21,7 +21,8 @@ import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { allows } from '../../contract/permissions';
 import { titleOf } from '../../contract/resource';
-import { OfflineNote } from './offline-note';
+import { LoadProblem, OfflineNote } from './offline-note';
+import { MediaPicture } from '../../components/media-picture';
 import { ResourceFormDialog } from './resource-form';
 import { BackLink } from './back-link';
 import styles from './resource.module.css';
@@ -188,7 +189,6 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   };
 
   const addLabel = t`Add ${item}`;
-  const loadFailed = resourceText(resource, 'loadFailed');
   const narrowed = Boolean(query.search) || open.some((filter) => query[filter.key] !== undefined);
   return (
     <section className={styles.page} aria-labelledby={titleId}>
@@ -232,16 +232,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
           </Button>
         </div>
       )}
-      {failed && (
-        <div className={styles.problem} role="alert">
-          <p className={styles.problemText}>
-            <strong>{loadFailed}</strong> {error !== loadFailed && error}
-          </p>
-          <Button variant="secondary" onClick={() => actor.send({ type: 'list.refresh' })}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
-      )}
+      {failed && <LoadProblem failed={resourceText(resource, 'loadFailed')} reason={error} onRetry={() => actor.send({ type: 'list.refresh' })} />}
 
       {page ? (
         <>
@@ -315,8 +306,8 @@ function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n
     sortable: 'sortable' in column && column.sortable,
     cell: (row) => (
       <span className={styles.cell}>
-        {column.format === 'image' && typeof row[column.key] === 'string' && (
-          <img className={styles.thumb} src={row[column.key] as string} alt="" loading="lazy" width={64} height={48} />
+        {column.format === 'image' && (
+          <MediaPicture id={column.media ? ((row[column.media] as string | null) ?? null) : null} url={typeof row[column.key] === 'string' ? (row[column.key] as string) : null} alt="" className={styles.thumb} />
         )}
         {link ? (
           <Link href={link(row)} className={styles.link}>

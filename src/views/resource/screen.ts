@@ -32,8 +32,11 @@ export type Column =
   | (ColumnBase & { format: 'choice'; choices: readonly Choice[]; sortable?: boolean })
   /** Cents, in the currency the row's `currency` names. */
   | (ColumnBase & { format: 'money' })
-  /** A picture at the URL the field holds (a slide's image); its text is the row's title. */
-  | (ColumnBase & { format: 'image' });
+  /**
+   * A picture at the URL the field holds (a slide's image); its text is the row's title. `media`: the
+   * field holding its media library id, so a picture still waiting on this device shows from there.
+   */
+  | (ColumnBase & { format: 'image'; media?: string });
 
 /** One of a fixed set of values (a status, a type), each with its words. */
 export interface Choice {
@@ -49,6 +52,12 @@ export type Field =
    * the choices are searched on the server as one types, for sources of thousands (accounts).
    */
   | { name: string; label: MessageDescriptor; kind: 'select'; source: OptionSource; optional?: boolean; searchable?: boolean }
+  /**
+   * A picture of the website's media library (a dish's, a slide's, a post's cover), as its id: shown,
+   * taken with the camera, chosen from the device or from the library, online or offline (a photo
+   * waiting on this device is one too). `scope`: the route parameters of the library's website.
+   */
+  | { name: string; label: MessageDescriptor; kind: 'picture'; scope: RouteScope; optional?: boolean }
   /** Several records of another resource (a website's technologies), as a list of ids. */
   | { name: string; label: MessageDescriptor; kind: 'references'; source: OptionSource }
   | { name: string; label: MessageDescriptor; kind: 'choice'; choices: readonly Choice[] }
@@ -121,6 +130,7 @@ function blank(field: Field): unknown {
     case 'choice':
       return field.choices[0]?.value ?? '';
     case 'select':
+    case 'picture':
       return field.optional ? null : '';
     case 'datetime':
       return null;
@@ -135,7 +145,7 @@ function blank(field: Field): unknown {
 
 /** The default the entry's schema gives a field (a dish is available, a slider plays on its own), if it has one. */
 function schemaDefault(resource: Resource, field: Field): { value: unknown } | null {
-  if (field.kind === 'select' || field.kind === 'references') return null;
+  if (field.kind === 'select' || field.kind === 'references' || field.kind === 'picture') return null;
   const schema = (resource.create._zod.def.shape as Record<string, unknown>)[field.name];
   if (!(schema instanceof z.core.$ZodDefault)) return null;
   const value: unknown = schema._zod.def.defaultValue;

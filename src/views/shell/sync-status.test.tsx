@@ -1,17 +1,24 @@
-import { setupI18n } from '@lingui/core';
+import { i18n, setupI18n } from '@lingui/core';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedbackHost } from '../../app/feedback';
+import { inScope } from '../../contract/resource';
 import { categories } from '../../contract/resources/catalogs';
+import { gallerySlides } from '../../contract/resources/cms';
+import { gastroCategories, gastroItems } from '../../contract/resources/gastro';
 import { clearLocalData, db, type OutboxEntry, type WireRow } from '../../db/database';
 import { keepBlobs } from '../../db/blobs.test-support';
 import { orderTag } from '../../contract/order';
 import { enqueue, enqueueReorder, enqueueUpload } from '../../db/outbox';
-import { resourceStore } from '../../db/store';
+import { keepList, resourceStore } from '../../db/store';
+import { initialListQuery } from '../../machines/list.machine';
 import { messages as de } from '../../locales/de/messages';
 import { renderScreen } from '../render-screen.test-support';
 import { refusalText } from '../../db/view';
+import { categoriesScreen } from '../admin/catalogs';
+import { categoriesScreen as menuCategoriesScreen, itemsScreen } from '../cms/gastro';
+import { registerScreens } from '../resource/screen-registry';
 import { SyncStatus } from './sync-status';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
@@ -50,6 +57,8 @@ function renderStatus() {
 
 beforeEach(async () => {
   await clearLocalData();
+  // What opening the screens' forms (or loading their modules) does in the app.
+  registerScreens(categoriesScreen);
   fetchMock.mockReset().mockResolvedValue(new Response(JSON.stringify({ success: true, data: theirs })));
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -61,6 +70,13 @@ afterEach(async () => {
   for (const dismiss of screen.queryAllByRole('button', { name: 'Dismiss notification' })) fireEvent.click(dismiss);
   await waitFor(() => expect(screen.queryAllByRole('button', { name: 'Dismiss notification' })).toEqual([]));
 });
+
+/** Answers the app's confirmation dialog. */
+async function answer(title: string, choice: string) {
+  const question = await screen.findByRole('dialog', { name: title });
+  fireEvent.click(within(question).getByRole('button', { name: choice }));
+  await waitFor(() => expect(screen.queryByRole('dialog', { name: title })).toBeNull());
+}
 
 const toasts = () => screen.queryAllByRole('button', { name: 'Dismiss notification' }).map((dismiss) => dismiss.parentElement?.textContent);
 
@@ -103,7 +119,7 @@ describe('the sync panel', () => {
     const entry = await within(panel()).findByText('category “Drinks”');
     const item = entry.closest('li')!;
     expect(item.textContent).toContain('Someone else changed it in the meantime.');
-    expect(within(item).getAllByRole('term').map((term) => term.textContent)).toEqual(['name']);
+    expect(within(item).getAllByRole('term').map((term) => term.textContent)).toEqual(['Name']);
     expect(within(item).getAllByRole('definition').map((definition) => definition.textContent)).toEqual(['Mine My drinks', 'Theirs Their drinks']);
 
     fireEvent.click(within(item).getByRole('button', { name: 'Keep mine' }));
@@ -128,7 +144,7 @@ describe('the sync panel', () => {
 
     const item = (await within(panel()).findByText('category “Wine”')).closest('li')!;
     expect(item.textContent).toContain('This value is already in use');
-    expect(item.textContent).toContain('name: Taken');
+    expect(item.textContent).toContain('Name: Taken');
 
     fireEvent.click(within(item).getByRole('button', { name: 'Retry' }));
     await waitFor(async () => expect((await db.outbox.get(seq))?.status).toBe('pending'));
@@ -145,13 +161,14 @@ describe('the sync panel', () => {
     expect(item.textContent).not.toContain('as the worker stored it');
   });
 
-  it('discard drops a refused change and fetches the server’s version', async () => {
+  it('discard drops a refused change after asking, and fetches the server’s version', async () => {
     localStorage.setItem('auth_token', 'tok-1');
     await add(C, 'Wine', refused);
     renderStatus();
     fireEvent.click(button());
 
     fireEvent.click(await within(panel()).findByRole('button', { name: 'Discard' }));
+    await answer('Discard this change?', 'Discard');
     await waitFor(async () => expect(await db.outbox.count()).toBe(0));
     await waitFor(() => expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(`/api/categories/${C}`));
   });
@@ -184,6 +201,114 @@ const upload = () =>
     fallback: 'Upload failed',
   });
 
+const wire = (fields: Record<string, unknown>): WireRow => ({ ...fields, _id: fields.id as string, version: 1, createdAt: at, updatedAt: at });
+const buttonDe = () => screen.getByRole('button', { name: /^Synchronisierungsstatus/ });
+const panelDe = () => screen.getByRole('region', { name: 'Synchronisieren' });
+/** Amounts as Intl writes them, with a no-break space before the euro sign. */
+const plain = (text: string | null | undefined) => text?.replace(/\u00a0/g, ' ');
+
+describe('the sync panel in the interface language', () => {
+  const MENU = '0190d6b0-0000-7000-8000-0000000000f1';
+  const [PIZZA, SOUP, MAINS, DESSERTS] = [A, B, '0190d6b0-0000-7000-8000-0000000000d1', '0190d6b0-0000-7000-8000-0000000000d2'];
+  const dishes = inScope(gastroItems, { menuId: MENU });
+  const menuCategories = inScope(gastroCategories, { menuId: MENU });
+  const dish = (id: string, name: string, price: number, categoryId: string | null = MAINS) =>
+    wire({ id, menuId: MENU, position: 0, name, description: '', price, currency: 'EUR', categoryId, allergenIds: [], available: true, mediaId: null });
+
+  beforeEach(async () => {
+    registerScreens(itemsScreen, menuCategoriesScreen);
+    await keepList(dishes, initialListQuery(dishes), [dish(PIZZA, 'Pizza Margherita', 1090), dish(SOUP, 'Suppe', 450)]);
+    await keepList(menuCategories, initialListQuery(menuCategories), [wire({ id: MAINS, menuId: MENU, position: 0, name: 'Hauptspeisen', description: '' })]);
+    i18n.loadAndActivate({ locale: 'de', messages: de });
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  });
+
+  it('lists every waiting change in words, with euros, and discards one after asking', async () => {
+    await resourceStore.submit(dishes, { kind: 'update', id: PIZZA, values: { price: 1150 }, baseVersion: 1 });
+    await resourceStore.submit(menuCategories, { kind: 'create', id: DESSERTS, values: { name: 'Desserts', description: '' } });
+    await resourceStore.submit(dishes, { kind: 'delete', id: SOUP, baseVersion: 1 });
+    // Words stored in English when the order changed: the panel speaks the interface's language anyway.
+    await enqueueReorder({ resource: dishes.name, scope: MENU, parentId: MENU, ids: [PIZZA], base: orderTag([PIZZA, SOUP]), path: `/api/cms/gastro-menus/${MENU}/items/order`, field: 'items', label: { item: 'dishes', title: '' }, fallback: '' });
+    renderStatus();
+    fireEvent.click(buttonDe());
+
+    const waiting = await within(panelDe()).findByRole('list', { name: 'Änderungen, die auf das Senden warten' });
+    await waitFor(() =>
+      expect(within(waiting).getAllByRole('listitem').filter((item) => item.parentElement === waiting).map((item) => plain(item.textContent))).toEqual([
+        'Pizza MargheritaPreis 10,90 € → 11,50 €Verwerfen',
+        'Neu: Speisekartenkategorie „Desserts“Verwerfen',
+        'Speise „Suppe“ gelöschtVerwerfen',
+        'Reihenfolge der Speisen geändertVerwerfen',
+      ]),
+    );
+    expect(panelDe().textContent).toContain('4 Änderungen warten auf das Senden');
+
+    const pizza = within(waiting).getByText('Pizza Margherita').closest('li')!;
+    fireEvent.click(within(pizza).getByRole('button', { name: 'Verwerfen' }));
+    const question = await screen.findByRole('dialog', { name: 'Diese Änderung verwerfen?' });
+    expect(question.textContent).toContain('Diese Änderung wird von diesem Gerät entfernt und nie gesendet.');
+    const yes = within(question).getByRole('button', { name: 'Verwerfen' });
+    fireEvent.pointerDown(yes);
+    fireEvent.click(yes);
+
+    await waitFor(() => expect(within(panelDe()).queryByText('Pizza Margherita')).toBeNull());
+    // Answering the question was no click beside the panel: it stays open on the rest.
+    expect(panelDe().hidden).toBe(false);
+    expect((await db.outbox.toArray()).map((entry) => [entry.kind, entry.entityId])).toEqual([
+      ['create', DESSERTS],
+      ['delete', SOUP],
+      ['reorder', `order:${MENU}`],
+    ]);
+  });
+
+  it('keeps a change that is not discarded when the question is answered no', async () => {
+    await resourceStore.submit(dishes, { kind: 'update', id: PIZZA, values: { price: 1150 }, baseVersion: 1 });
+    renderStatus();
+    fireEvent.click(buttonDe());
+
+    fireEvent.click(await within(panelDe()).findByRole('button', { name: 'Verwerfen' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Diese Änderung verwerfen?' })).getByRole('button', { name: 'Behalten' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await db.outbox.count()).toBe(1);
+  });
+
+  it('shows a conflict by the fields’ labels, with both values in words: euros, a category by its name, yes or no', async () => {
+    await keepList(menuCategories, { search: 'Dess' }, [wire({ id: DESSERTS, menuId: MENU, position: 1, name: 'Desserts', description: '' })]);
+    const path = `/api/cms/gastro-menus/items/${PIZZA}`;
+    const seq = await enqueue({ resource: dishes.name, scope: MENU, entityId: PIZZA, kind: 'update', method: 'PUT', path, itemPath: path, body: { price: 1150, categoryId: DESSERTS, available: false }, baseVersion: 1, label: { item: 'Speise', title: 'Pizza Margherita' }, fallback: '' });
+    await db.outbox.update(seq!, { status: 'conflict', current: { ...dish(PIZZA, 'Pizza Margherita', 1090), version: 2 }, error: { message: 'Geändert', errors: [], status: 409 } });
+    renderStatus();
+    fireEvent.click(buttonDe());
+
+    const item = (await within(panelDe()).findByText('Speise „Pizza Margherita“')).closest('li')!;
+    await waitFor(() =>
+      expect([...item.querySelectorAll('dt')].map((term) => plain([term, ...within(term.parentElement!).getAllByRole('definition')].map((node) => node.textContent).join(' | ')))).toEqual([
+        'Preis | Meine Version 11,50 € | Server-Version 10,90 €',
+        'Kategorie | Meine Version Desserts | Server-Version Hauptspeisen',
+        'Verfügbar | Meine Version Nein | Server-Version Ja',
+      ]),
+    );
+    expect(item.textContent).not.toMatch(/price|1150|categoryId|true|false/);
+  });
+});
+
+describe('a change of a record without a name', () => {
+  it('is shown by what the record is, never by its id', async () => {
+    const SITE = '0190d6b0-0000-7000-8000-0000000000e1';
+    const SLIDER = '0190d6b0-0000-7000-8000-0000000000e2';
+    const pictures = inScope(gallerySlides, { websiteId: SITE, sliderId: SLIDER });
+    await keepList(pictures, initialListQuery(pictures), [wire({ id: A, sliderId: SLIDER, position: 0, mediaId: B, caption: '' })]);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await resourceStore.submit(pictures, { kind: 'update', id: A, values: { mediaId: C }, baseVersion: 1 });
+    renderStatus();
+    fireEvent.click(button());
+
+    expect(await within(panel()).findByText('Picture changed')).toBeDefined();
+    expect(panel().textContent).not.toContain(A);
+  });
+});
+
 describe('uploads and reorders in the sync panel', () => {
   it('lists a file waiting to be uploaded with its picture from the device, and lets the picture go once it is sent', async () => {
     keepBlobs();
@@ -193,8 +318,8 @@ describe('uploads and reorders in the sync panel', () => {
     renderStatus();
     fireEvent.click(button());
 
-    await within(panel()).findByText('1 file waiting to be uploaded');
-    const item = within(panel()).getByText('file “dish.png”').closest('li')!;
+    await within(panel()).findByText('1 change waiting to be sent');
+    const item = within(panel()).getByText('File “dish.png” is waiting to be uploaded').closest('li')!;
     const thumb = await waitFor(() => {
       const img = item.querySelector('img');
       expect(img?.getAttribute('src')).toMatch(/^blob:/);
@@ -206,7 +331,7 @@ describe('uploads and reorders in the sync panel', () => {
       await db.outbox.delete(seq);
       await db.files.where('seq').equals(seq).delete();
     });
-    await waitFor(() => expect(within(panel()).queryByText('file “dish.png”')).toBeNull());
+    await waitFor(() => expect(within(panel()).queryByText('File “dish.png” is waiting to be uploaded')).toBeNull());
     expect(revoke).toHaveBeenCalledWith(url);
   });
 
@@ -222,6 +347,7 @@ describe('uploads and reorders in the sync panel', () => {
     expect(within(item).getByRole('alert').textContent).toBe('The file is too large. (HTTP 413)Files may be up to 10 MB.');
 
     fireEvent.click(within(item).getByRole('button', { name: 'Discard' }));
+    await answer('Discard this change?', 'Discard');
     await waitFor(async () => expect([await db.outbox.count(), await db.files.count()]).toEqual([0, 0]));
   });
 

@@ -8,10 +8,16 @@ import type { OutboxEntry, OutboxStatus } from '../../db/database';
 import { outcomeClaimed } from '../../db/store';
 import { requestSync, startSync } from '../../db/sync';
 import { useSyncStatus, type SyncStatus as Status } from '../../db/use-sync-status';
+import type { ChangeWords } from './use-change-words';
 import headerStyles from './header.module.css';
 import { refusalText } from '../../db/view';
-import { PendingUpload, SyncEntry } from './sync-entry';
+import { SyncEntry, WaitingEntry } from './sync-entry';
 import styles from './sync-status.module.css';
+import { registerScreenLoaders } from '../resource/screen-registry';
+import { SCREEN_LOADERS } from './screen-loaders';
+import { useChangeWords } from './use-change-words';
+
+registerScreenLoaders(SCREEN_LOADERS);
 
 interface SyncStatusProps {
   open: boolean;
@@ -23,7 +29,7 @@ interface SyncStatusProps {
  * or a refusal (DESIGN §6: never dropped silently). What is already there when the tab opens is
  * not news; the button's count shows it.
  */
-function useAnnounceTrouble({ entries, loaded }: Status): void {
+function useAnnounceTrouble({ entries, loaded }: Status, wordsOf: (entry: OutboxEntry) => ChangeWords): void {
   const { t, i18n } = useLingui();
   const toast = useToast();
   const seen = useRef<Map<number, OutboxStatus> | null>(null);
@@ -35,12 +41,12 @@ function useAnnounceTrouble({ entries, loaded }: Status): void {
     if (!before || document.visibilityState === 'hidden') return;
     for (const entry of entries) {
       if (entry.status === 'pending' || before.get(entry.seq!) === entry.status || outcomeClaimed(entry.seq!)) continue;
-      const { item, title } = entry.label;
+      const { item, title } = wordsOf(entry);
       const subject = title ? t`${item} “${title}”` : item;
       if (entry.status === 'conflict') toast.warning(t`Someone else changed ${subject} too. Open the sync status to choose which version to keep.`);
       else toast.error(t`Your change to ${subject} was refused: ${refusalText(entry, i18n)}`);
     }
-  }, [entries, loaded, t, i18n, toast]);
+  }, [entries, loaded, t, i18n, toast, wordsOf]);
 }
 
 function useSummary({ online, pending, conflicts, failed }: Status): string {
@@ -59,16 +65,18 @@ export function SyncStatus({ open, onOpenChange }: SyncStatusProps) {
   const summary = useSummary(status);
   const root = useRef<HTMLDivElement>(null);
   const [syncing, setSyncing] = useState(false);
-  useDismiss(root, open, () => onOpenChange(false));
-  useAnnounceTrouble(status);
+  // A question the panel asks (discard this change?) is the app's dialog, outside it: answering it keeps the panel open.
+  useDismiss(root, open, () => document.querySelector('dialog[open]') === null && onOpenChange(false));
+  // The screens that describe the changes are loaded when the panel opens, not with every page.
+  const wordsOf = useChangeWords(status.entries, { load: open });
+  useAnnounceTrouble(status, wordsOf);
 
   // App start, back online, tab visible again: the outbox is replayed (DESIGN §6).
   useEffect(() => startSync(), []);
 
   const { online, pending, conflicts, failed, entries, lastSync } = status;
   const attention: OutboxEntry[] = entries.filter((entry) => entry.status !== 'pending');
-  const uploads = entries.filter((entry) => entry.kind === 'upload' && entry.status === 'pending');
-  const waiting = uploads.length;
+  const waiting = entries.filter((entry) => entry.status === 'pending');
   const Icon = !online ? CloudOff : attention.length ? CloudAlert : pending ? CloudUpload : Cloud;
   const count = attention.length || pending;
   const when = lastSync === null ? null : i18n.date(new Date(lastSync), { dateStyle: 'short', timeStyle: 'short' });
@@ -120,17 +128,12 @@ export function SyncStatus({ open, onOpenChange }: SyncStatusProps) {
             </>
           )}
         </p>
-        {uploads.length > 0 && (
-          <>
-            <h3 className={styles.listTitle}>
-              <Plural value={waiting} one="# file waiting to be uploaded" other="# files waiting to be uploaded" />
-            </h3>
-            <ul className={styles.entries}>
-              {uploads.map((entry) => (
-                <PendingUpload key={entry.seq} entry={entry} />
-              ))}
-            </ul>
-          </>
+        {waiting.length > 0 && (
+          <ul className={styles.entries} aria-label={t`Changes waiting to be sent`}>
+            {waiting.map((entry) => (
+              <WaitingEntry key={entry.seq} entry={entry} words={wordsOf(entry)} />
+            ))}
+          </ul>
         )}
         {attention.length > 0 && (
           <>
@@ -139,7 +142,7 @@ export function SyncStatus({ open, onOpenChange }: SyncStatusProps) {
             </h3>
             <ul className={styles.entries}>
               {attention.map((entry) => (
-                <SyncEntry key={entry.seq} entry={entry} />
+                <SyncEntry key={entry.seq} entry={entry} words={wordsOf(entry)} />
               ))}
             </ul>
           </>

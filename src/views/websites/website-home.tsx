@@ -1,22 +1,25 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ExternalLink, ImageOff } from 'lucide-react';
+import { ExternalLink, ImageOff, UtensilsCrossed } from 'lucide-react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { useSession, type SessionUser } from '../../app/session';
 import { ImageUpload } from '../../components/image-upload';
-import { fillPath } from '../../contract/resource';
+import { fillPath, inScope, titleOf } from '../../contract/resource';
 import { allows, can, CMS_MODULES, hasFeature, isAdmin, type CmsModule } from '../../contract/permissions';
 import { categories, hosting, subcategories, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
+import { gastroMenus } from '../../contract/resources/gastro';
 import { apiKeys, websites } from '../../contract/resources/websites';
-import type { Row } from '../../db/resource-store';
+import type { ListPage, Row } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
 import { accountSource, websiteStatusChoices } from '../admin/choices';
 import { ResourceRecordPage } from '../resource/record-page';
 import styles from '../resource/resource.module.css';
 import type { Column, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { useListPage } from '../resource/use-list-page';
 import { CMS_MODULE_PAGES } from '../cms/modules';
 import { ApiKeyPanel } from './api-key-panel';
 import home from './website-home.module.css';
@@ -47,29 +50,62 @@ function homeScreen(user: SessionUser | null): ResourceScreen {
   };
 }
 
-/** Where a person goes from a website's home: its CMS and its modules, SEO, team, settings, each as their role allows (spec §2, §6). */
-function WebsiteLinks({ row, user }: { row: Row; user: SessionUser }) {
+/** The food menu, first on a restaurant's home; with one menu it opens straight into it. */
+function FoodMenuTile({ websiteId, menus }: { websiteId: string; menus: ListPage<Row> | null }) {
+  const { i18n } = useLingui();
+  const only = menus?.pagination.totalItems === 1 ? menus.items[0] : undefined;
+  const base = `/cms/${websiteId}/${CMS_MODULE_PAGES.gastro.path}`;
+  return (
+    <Link href={only ? `${base}/${only.id}` : base} className={`${home.tile} ${home.featured}`}>
+      <UtensilsCrossed aria-hidden size={28} className={home.featuredIcon} />
+      <span className={home.featuredText}>
+        <span className={home.featuredName}>{only ? titleOf(gastroMenus, only) : i18n._(CMS_MODULE_PAGES.gastro.label)}</span>
+        <span className={home.featuredHint}>
+          <Trans>Dishes, prices, sold out</Trans>
+        </span>
+      </span>
+    </Link>
+  );
+}
+
+interface LinksProps {
+  row: Row;
+  user: SessionUser;
+  /** The website's food menus, where the person may see them (null: not asked for, or not read yet). */
+  menus: ListPage<Row> | null;
+}
+
+/**
+ * What a person opens a website's home for, first: its content. A restaurant's food menu leads
+ * (a website that includes the gastronomy module, or has food menus), then the other modules,
+ * then the CMS dashboard, SEO and team, each as their role allows (spec §2, §6).
+ */
+function SectionLinks({ row, user, menus }: LinksProps) {
   const { i18n } = useLingui();
   const id = row.id;
-  const included = Array.isArray(row.modules) && row.modules.length > 0 ? (row.modules as CmsModule[]) : CMS_MODULES;
-  const modules = included.filter((module) => can(user, module, 'view'));
+  const cms = hasFeature(user, 'cms');
+  const modules = modulesOf(row, user);
+  const restaurant = cms && modules.includes('gastro') && (includes(row, 'gastro') || (menus?.pagination.totalItems ?? 0) > 0);
   return (
-    <section className={`${styles.card} ${styles.stack}`}>
-      <h2 className={styles.subtitle}>
+    <section className={`${styles.card} ${styles.stack}`} aria-labelledby="website-content">
+      <h2 id="website-content" className={styles.subtitle}>
         <Trans>Content</Trans>
       </h2>
       <nav className={home.links} aria-label={i18n._(msg`Website sections`)}>
-        {hasFeature(user, 'cms') && (
+        {restaurant && <FoodMenuTile websiteId={id} menus={menus} />}
+        {cms &&
+          modules
+            .filter((module) => !(restaurant && module === 'gastro'))
+            .map((module) => (
+              <Link key={module} href={`/cms/${id}/${CMS_MODULE_PAGES[module].path}`} className={home.tile}>
+                {i18n._(CMS_MODULE_PAGES[module].label)}
+              </Link>
+            ))}
+        {cms && (
           <Link href={`/cms/${id}`} className={home.tile}>
             <Trans>CMS dashboard</Trans>
           </Link>
         )}
-        {hasFeature(user, 'cms') &&
-          modules.map((module) => (
-            <Link key={module} href={`/cms/${id}/${CMS_MODULE_PAGES[module].path}`} className={home.tile}>
-              {i18n._(CMS_MODULE_PAGES[module].label)}
-            </Link>
-          ))}
         {hasFeature(user, 'seo') && (
           <Link href={`/websites/seo/${id}`} className={home.tile}>
             <Trans>SEO</Trans>
@@ -85,24 +121,50 @@ function WebsiteLinks({ row, user }: { row: Row; user: SessionUser }) {
   );
 }
 
+/** The food menus read as their own list reads them (this device's copy first, the same cached page). */
+function RestaurantLinks(props: Omit<LinksProps, 'menus'>) {
+  const menus = useMemo(() => inScope(gastroMenus, { websiteId: props.row.id }), [props.row.id]);
+  return <SectionLinks {...props} menus={useListPage(menus, {})} />;
+}
+
+/** Whether the website's services name this module (none named: every module). */
+const includes = (row: Row, module: CmsModule) => Array.isArray(row.modules) && (row.modules as CmsModule[]).includes(module);
+
+/** The modules of the website that the person may see. */
+function modulesOf(row: Row, user: SessionUser): CmsModule[] {
+  const chosen = Array.isArray(row.modules) && row.modules.length > 0 ? (row.modules as CmsModule[]) : CMS_MODULES;
+  return chosen.filter((module) => can(user, module, 'view'));
+}
+
+function WebsiteLinks({ row, user }: Omit<LinksProps, 'menus'>) {
+  return hasFeature(user, 'cms') && modulesOf(row, user).includes('gastro') ? <RestaurantLinks row={row} user={user} /> : <SectionLinks row={row} user={user} menus={null} />;
+}
+
+interface WebsiteHomeProps {
+  id: string;
+  /** Where "back" leads; none where this is the person's home (their only website). */
+  back?: { href: string; label: MessageDescriptor };
+  /** What the page ends with (an owner's ways to another website). */
+  footer?: ReactNode;
+}
+
 /**
- * /websites/{id} (spec §2: only the global guard): a website's home — its preview, its details,
- * its modules and the ways into its CMS, SEO and team, and its delivery API key.
+ * A website's home: its content first — the modules and the ways into its CMS, SEO and team — then
+ * its details, its preview and its delivery API key.
  */
-export function WebsiteHomePage() {
-  const { id = '' } = useParams<{ id: string }>();
+export function WebsiteHome({ id, back, footer }: WebsiteHomeProps) {
   const { user } = useSession();
   const { t } = useLingui();
   if (!user) return null;
-  const back = user.type === 'teammember' ? null : isAdmin(user) ? { href: '/websites', label: msg`Websites` } : { href: '/user/websites', label: msg`My websites` };
   return (
     <ResourceStoreProvider store={resourceStore}>
       <ResourceRecordPage
         key={id}
         screen={homeScreen(user)}
         id={id}
-        back={back ?? { href: `/websites/${id}`, label: msg`Website dashboard` }}
+        back={back}
         edit={isAdmin(user) ? `/websites/manage/${id}` : `/websites/edit/${id}`}
+        renderLead={(row) => <WebsiteLinks row={row} user={user} />}
       >
         {(row, reload) => (
           <>
@@ -132,11 +194,23 @@ export function WebsiteHomePage() {
                 </figcaption>
               )}
             </figure>
-            <WebsiteLinks row={row} user={user} />
             {allows(apiKeys.access.get, user) && <ApiKeyPanel websiteId={row.id} />}
+            {footer}
           </>
         )}
       </ResourceRecordPage>
     </ResourceStoreProvider>
   );
+}
+
+/**
+ * /websites/{id} (spec §2: only the global guard). A team member's dashboard, their home: no way
+ * back from it; everyone else came from a list of websites.
+ */
+export function WebsiteHomePage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const { user } = useSession();
+  if (!user) return null;
+  const back = user.type === 'teammember' ? undefined : isAdmin(user) ? { href: '/websites', label: msg`Websites` } : { href: '/user/websites', label: msg`My websites` };
+  return <WebsiteHome id={id} back={back} />;
 }

@@ -1,6 +1,8 @@
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
-import { Blocks } from 'lucide-react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { Blocks, Plus } from 'lucide-react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import type { PageProps } from '../../app/routes';
 import { useSession } from '../../app/session';
@@ -9,7 +11,10 @@ import { isAdmin } from '../../contract/permissions';
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
 import { websites } from '../../contract/resources/websites';
+import { prefetchList, readAhead } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
+import { initialListQuery, listMachine } from '../../machines/list.machine';
+import { storeActors } from '../../machines/store-actors';
 import { accountSource, ownerField, websiteStatusChoices } from '../admin/choices';
 import { WebsiteTabs } from '../admin/website-tabs';
 import { screenPages } from '../resource/pages';
@@ -17,6 +22,8 @@ import { ResourceFormPage } from '../resource/resource-form';
 import styles from '../resource/resource.module.css';
 import type { Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { useRefreshOnSync } from '../resource/use-list-page';
+import { WebsiteHome } from './website-home';
 
 // Spec §7 Websites: the admin's list of all websites (/websites, /websites/manage/{id}) and an
 // owner's or partner's own (/user/websites, /websites/edit/{id}); /websites/{id} is a website's home.
@@ -72,10 +79,16 @@ export const ownWebsitesScreen = {
 const adminPages = screenPages(adminWebsitesScreen, <WebsiteTabs />);
 const ownPages = screenPages(ownWebsitesScreen, <ComposeLink />);
 
-/** The way to compose a website from services, above an owner's list. */
-function ComposeLink() {
+/** The way to compose a website from services, above an owner's list; `add`: and to add one, below their only website's home. */
+function ComposeLink({ add = false }: { add?: boolean }) {
   return (
     <div className={styles.actionsRow}>
+      {add && (
+        <Link href="/websites/new" className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
+          <Plus aria-hidden size={18} />
+          <Trans>Add website</Trans>
+        </Link>
+      )}
       <Link href="/websites-form" className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
         <Blocks aria-hidden size={18} />
         <Trans>Compose a website from services</Trans>
@@ -95,7 +108,39 @@ export function WebsitesPage(props: PageProps) {
   const { user } = useSession();
   return user && isAdmin(user) ? <adminPages.List {...props} /> : <ownPages.List {...props} />;
 }
-export const MyWebsitesPage = ownPages.List;
+
+/** The owner's websites as their list reads them first (the read-ahead its route started, this device's copy first). */
+function useOwnWebsites() {
+  const [ahead] = useState(() => readAhead(resourceStore, websites, initialListQuery(websites)));
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
+  const actor = useActorRef(machine, { input: { resource: websites } });
+  useRefreshOnSync(actor);
+  const page = useSelector(actor, (snapshot) => snapshot.context.page);
+  const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
+  return { page, failed };
+}
+
+/**
+ * /user/websites (spec §2), where an owner's app opens: with exactly one website, that website's
+ * home itself — its content a tap away (issue 18) — ending with the ways to another website;
+ * with several, or none, the list; until this device or the server knows which, neither.
+ */
+export const MyWebsitesPage = Object.assign(
+  function MyWebsitesPage(props: PageProps) {
+    const { page, failed } = useOwnWebsites();
+    const only = page?.pagination.totalItems === 1 ? page.items[0] : undefined;
+    if (only) return <WebsiteHome id={only.id} footer={<ComposeLink add />} />;
+    if (!page && !failed) {
+      return (
+        <p className={styles.muted} aria-busy="true">
+          <Trans>Loading…</Trans>
+        </p>
+      );
+    }
+    return <ownPages.List {...props} />;
+  },
+  { prefetch: () => prefetchList(resourceStore, websites, initialListQuery(websites)) },
+);
 export const WebsiteManagePage = adminPages.Edit;
 
 /** /websites/new: admins choose owner, partner and status; for everyone else the server makes them the owner. */

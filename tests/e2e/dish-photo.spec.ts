@@ -1,0 +1,107 @@
+import type { Page } from '@playwright/test';
+import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { gastroItems, gastroMenus, media, users } from '../../src/server/store/schema';
+import { seedWebsite } from '../support/users';
+import { expect, test } from './fixtures';
+import { seedAccount, signIn } from './sign-in';
+
+// Issue 18, item 3: a restaurant owner takes a photo for a dish right in its form, on a phone,
+// offline, in German.
+test.use({ hasTouch: true });
+
+const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
+const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+/** A plate on a table, as a phone's camera takes it: 12 megapixels, 5.4 MB of JPEG (its grain is what makes it that large). */
+const plate = Buffer.from(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="4032" height="3024"><g opacity="0.55">
+    <rect width="100%" height="100%" fill="#8b5a2b"/><circle cx="2016" cy="1512" r="1250" fill="#f4efe6"/>
+    <circle cx="2016" cy="1512" r="850" fill="#c0392b"/><circle cx="1700" cy="1300" r="160" fill="#2e7d32"/><circle cx="2350" cy="1700" r="160" fill="#2e7d32"/>
+  </g></svg>`,
+);
+const cameraPhoto = async () => ({
+  name: 'IMG_2041.jpg',
+  mimeType: 'image/jpeg',
+  buffer: await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .composite([{ input: plate }])
+    .jpeg({ quality: 90 })
+    .toBuffer(),
+});
+
+test('a photo taken offline in a new dish’s form shows at once, and reaches the server once, before the dish', async ({ profile, server }) => {
+  test.setTimeout(120_000);
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  await page.setViewportSize({ width: 390, height: 844 });
+  const account = await seedAccount(server, 'user', { language: 'de' });
+  const [owner] = await server.store.db.select().from(users).where(eq(users.email, account.email));
+  const site = (await seedWebsite(server.store, { ownerId: owner!.id, name: `Trattoria ${Date.now()}` })).id;
+  const [menu] = await server.store.db.insert(gastroMenus).values({ websiteId: site, name: 'Mittagskarte', status: 'published', language: 'de' }).returning();
+  await server.store.db.insert(gastroItems).values({ websiteId: site, menuId: menu!.id, name: 'Minestrone', price: 650, position: 0 });
+  await signIn(page, server, account);
+  await expect(page).not.toHaveURL(/\/(login|verification)$/);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
+  const editor = `/cms/${site}/gastromenu/edit/${menu!.id}`;
+  const photos = () => server.store.db.select().from(media).where(eq(media.websiteId, site));
+  const dishes = (name: string) => server.store.db.select().from(gastroItems).where(and(eq(gastroItems.menuId, menu!.id), eq(gastroItems.name, name)));
+
+  // Seen once online, as the owner's phone has: the menu editor and its dishes.
+  await page.goto(editor);
+  await expect(page.getByRole('list', { name: 'Speisen' }).getByText('Minestrone')).toBeVisible();
+
+  await profile.setOffline(true);
+  await page.getByRole('link', { name: 'Speise hinzufügen' }).first().click();
+  await page.getByLabel('Name').fill('Bruschetta');
+  await page.getByLabel('Preis', { exact: true }).fill('7,50');
+  const picture = page.getByRole('group', { name: 'Bild' });
+  await picture.getByLabel('Foto aufnehmen für Bild').setInputFiles(await cameraPhoto());
+
+  await expect(picture.getByRole('status')).toHaveText('Auf diesem Gerät gespeichert; wird hochgeladen, sobald die Verbindung zurück ist.');
+  await expect(picture.getByRole('img', { name: 'Bild' })).toHaveAttribute('src', /^blob:/);
+  await expect.poll(() => picture.getByRole('img', { name: 'Bild' }).evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(4032);
+  expect(await fitsWidth(page)).toBe(true);
+  await picture.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('dish-photo-form-390-de.png') });
+
+  await page.getByRole('button', { name: 'Speichern' }).click();
+  // Kept on the device: back to the menu.
+  await expect(page).toHaveURL(new RegExp(`/gastromenu/${menu!.id}$`));
+  await page.goto(editor);
+  const waiting = page.getByRole('list', { name: 'Speisen' }).getByRole('listitem').filter({ hasText: 'Bruschetta' });
+  await expect(waiting.locator('img')).toHaveAttribute('src', /^blob:/);
+  await expect.poll(() => waiting.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(4032);
+  expect(await fitsWidth(page)).toBe(true);
+  await waiting.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('dish-photo-editor-offline-390-de.png') });
+  expect([await photos(), await dishes('Bruschetta')]).toEqual([[], []]);
+
+  // Back online: the photo first (the dish's picture is copied from it when the dish is written), then the dish, each once.
+  await profile.setOffline(false);
+  await expect(syncStatus(page)).toHaveAttribute('data-state', 'synced', { timeout: 30_000 });
+  const [photo, ...morePhotos] = await photos();
+  const [dish, ...moreDishes] = await dishes('Bruschetta');
+  expect([morePhotos, moreDishes]).toEqual([[], []]);
+  expect(photo).toMatchObject({ fileName: 'IMG_2041.jpg', mimetype: 'image/webp', width: 2400, height: 1800 });
+  expect(dish).toMatchObject({ price: 750, mediaId: photo!.id, imageKey: photo!.storageKey });
+  expect(photo!.createdAt.getTime()).toBeLessThan(dish!.createdAt.getTime());
+
+  await page.reload();
+  const served = page.getByRole('list', { name: 'Speisen' }).getByRole('listitem').filter({ hasText: 'Bruschetta' });
+  await expect(served.locator('img')).toHaveAttribute('src', /^\/api\/files\//);
+  await expect.poll(() => served.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(2400);
+  await served.locator('img').evaluate((image: HTMLImageElement) => image.decode());
+  await served.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('dish-photo-editor-synced-390-de.png') });
+
+  // The photo is the library's now, offered to any other picture field.
+  await served.getByRole('link', { name: 'Bruschetta bearbeiten' }).click();
+  await page.getByRole('group', { name: 'Bild' }).getByRole('button', { name: 'Aus der Mediathek' }).click();
+  const library = page.getByRole('dialog', { name: 'Aus der Mediathek wählen' });
+  await expect(library.getByRole('button', { name: 'IMG_2041.jpg' })).toBeVisible();
+  await library.locator('img').evaluate((image: HTMLImageElement) => image.decode());
+  // The sheet has slid in.
+  await library.evaluate((sheet) => Promise.all(sheet.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('dish-photo-library-390-de.png') });
+});
