@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
-import sharp from 'sharp';
 import { gastroItems, gastroMenus, media, users } from '../../src/server/store/schema';
 import { seedWebsite } from '../support/users';
 import { expect, test } from './fixtures';
+import { cameraPhoto } from './restaurant';
 import { seedAccount, signIn } from './sign-in';
 
 // Issue 18, item 3: a restaurant owner takes a photo for a dish right in its form, on a phone,
@@ -12,22 +12,6 @@ test.use({ hasTouch: true });
 
 const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-/** A plate on a table, as a phone's camera takes it: 12 megapixels, 5.4 MB of JPEG (its grain is what makes it that large). */
-const plate = Buffer.from(
-  `<svg xmlns="http://www.w3.org/2000/svg" width="4032" height="3024"><g opacity="0.55">
-    <rect width="100%" height="100%" fill="#8b5a2b"/><circle cx="2016" cy="1512" r="1250" fill="#f4efe6"/>
-    <circle cx="2016" cy="1512" r="850" fill="#c0392b"/><circle cx="1700" cy="1300" r="160" fill="#2e7d32"/><circle cx="2350" cy="1700" r="160" fill="#2e7d32"/>
-  </g></svg>`,
-);
-const cameraPhoto = async () => ({
-  name: 'IMG_2041.jpg',
-  mimeType: 'image/jpeg',
-  buffer: await sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
-    .composite([{ input: plate }])
-    .jpeg({ quality: 90 })
-    .toBuffer(),
-});
-
 test('a photo taken offline in a new dish’s form shows at once, and reaches the server once, before the dish', async ({ profile, server }) => {
   test.setTimeout(120_000);
   const page = profile.pages()[0] ?? (await profile.newPage());

@@ -1,64 +1,16 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
-import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL, demoCatalogs, demoOwner } from '../../src/server/store/demo';
-import { gastroItems, users, websites } from '../../src/server/store/schema';
+import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL } from '../../src/server/store/demo';
+import { gastroItems } from '../../src/server/store/schema';
 import type { E2EServer } from '../support/e2e-server';
-import { seedUser } from '../support/users';
 import { expect, test } from './fixtures';
-import { signIn } from './sign-in';
+import { demoRestaurant, installedApp, kitchenMember } from './restaurant';
 
 // Issue 18: the restaurant owner's phone, in German, at 390 px: from opening the app to a changed
 // price, and offline as a calm, normal state.
 test.use({ hasTouch: true });
 
-const PASSWORD = 'correct horse battery';
-const PHONE = { width: 390, height: 844 };
 const DISH = 'Pizza Margherita';
-
-/** The demo restaurant of a first start ("Trattoria Demo", its owner and its view-only member), once per server; every account speaks German. */
-async function demoRestaurant(server: E2EServer) {
-  const [owner] = await server.store.db.select().from(users).where(eq(users.email, DEMO_OWNER_EMAIL));
-  if (!owner) {
-    await server.store.db.transaction(async (tx) => {
-      await demoCatalogs(tx as never);
-      await demoOwner(tx as never, PASSWORD);
-    });
-  }
-  await server.store.db.update(users).set({ language: 'de' }).where(eq(users.email, DEMO_OWNER_EMAIL));
-  await server.store.db.update(users).set({ language: 'de' }).where(eq(users.email, DEMO_MEMBER_EMAIL));
-  const [site] = await server.store.db.select().from(websites).where(eq(websites.name, 'Trattoria Demo'));
-  return site!.id;
-}
-
-/** A team member of the demo restaurant whose role may edit its food menu, in German. */
-async function kitchenMember(server: E2EServer, websiteId: string) {
-  const tag = Date.now();
-  const email = `kitchen-${tag}@e2e.test`;
-  await seedUser(server.store, {
-    type: 'teammember',
-    email,
-    username: `kitchen${tag}`,
-    password: PASSWORD,
-    language: 'de',
-    websiteId,
-    role: {
-      name: `Kitchen ${tag}`,
-      permissions: { cms: true, seo: false, team: false, settings: false },
-      cmsPermissions: { pages: 'none', menus: 'none', posts: 'none', heroSliders: 'none', gallerySliders: 'none', media: 'view', contactForms: 'none', gastro: 'edit' },
-    },
-  });
-  return email;
-}
-
-/** Signs in through the real pages and waits until the service worker controls the app, as an installed one. */
-async function phoneApp(page: Page, server: E2EServer, email: string) {
-  await page.setViewportSize(PHONE);
-  await signIn(page, server, { email, password: PASSWORD });
-  await expect(page).not.toHaveURL(/\/(login|verification)$/);
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
-}
 
 /** Taps, counted: every touch a person makes from opening the app. */
 function tapCounter() {
@@ -117,7 +69,7 @@ test('the owner: opening the app shows the restaurant’s content, the food menu
   test.setTimeout(120_000);
   const site = await demoRestaurant(server);
   const page = profile.pages()[0] ?? (await profile.newPage());
-  await phoneApp(page, server, DEMO_OWNER_EMAIL);
+  await installedApp(page, server, DEMO_OWNER_EMAIL);
 
   await page.goto('/');
   // The spec's home for owners stays /user/websites; with one website it is that website's home.
@@ -146,7 +98,7 @@ test('a team member with edit rights: their dashboard leads to the food menu and
   test.setTimeout(120_000);
   const site = await demoRestaurant(server);
   const page = profile.pages()[0] ?? (await profile.newPage());
-  await phoneApp(page, server, await kitchenMember(server, site));
+  await installedApp(page, server, await kitchenMember(server, site, { media: 'view', gastro: 'edit' }));
 
   await page.goto('/');
   await expect(page).toHaveURL(new RegExp(`/websites/${site}$`));
@@ -159,7 +111,7 @@ test('a view-only team member: the prices one tap away, and nothing to change', 
   test.setTimeout(120_000);
   const site = await demoRestaurant(server);
   const page = profile.pages()[0] ?? (await profile.newPage());
-  await phoneApp(page, server, DEMO_MEMBER_EMAIL);
+  await installedApp(page, server, DEMO_MEMBER_EMAIL);
 
   await page.goto('/');
   await expect(page).toHaveURL(new RegExp(`/websites/${site}$`));
@@ -177,7 +129,7 @@ test('offline is a calm, normal state: no toast per save, the header counts at o
   test.setTimeout(120_000);
   const site = await demoRestaurant(server);
   const page = profile.pages()[0] ?? (await profile.newPage());
-  await phoneApp(page, server, DEMO_OWNER_EMAIL);
+  await installedApp(page, server, DEMO_OWNER_EMAIL);
   await page.goto('/');
   await page.getByRole('link', { name: /^Speisekarte/ }).tap();
   await expect(page.getByRole('button', { name: DISH, exact: true })).toBeVisible();
