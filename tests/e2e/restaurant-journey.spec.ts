@@ -107,6 +107,8 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
   await test.step('a dish moved up in the editor', async () => {
     await page.goto(`/cms/${site}/gastromenu/edit/${menu!.id}`);
     await page.getByRole('button', { name: `${script.moved} nach oben verschieben` }).tap();
+    // Seven changes wait: the category, the photo, the dish, two prices, the sold-out dish, the order.
+    await expect(syncStatus(page)).toHaveAccessibleName(/Offline, 7 ausstehend/);
   });
 
   // Meanwhile, on another device: the two prices this phone changed too.

@@ -23,6 +23,8 @@ export interface FieldInputProps<F extends Field = Field> {
   /** Asks the server for the choices of a resource that match what was typed (searchable selects). */
   onSearch?: (resource: string, text: string) => void;
   onChange: (value: unknown) => void;
+  /** Told while the field takes its value in (a photo kept or uploaded): the form is not saved meanwhile. */
+  onBusy?: (busy: boolean) => void;
 }
 
 type Props<K extends Field['kind']> = FieldInputProps<Field & { kind: K }>;

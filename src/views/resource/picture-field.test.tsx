@@ -97,6 +97,22 @@ describe('a dish’s picture, online', () => {
     expect(await db.outbox.count()).toBe(0);
   });
 
+  it('is not saved while its photo is still being taken in: it would be saved without it', async () => {
+    let answer: (response: Response) => void = () => {};
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const { store } = fakeStore(seed());
+    openForm(store);
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Soup' } });
+    fireEvent.change(screen.getByLabelText('Price'), { target: { value: '9,50' } });
+
+    fireEvent.change(picture().getByLabelText('Take a photo for Picture'), { target: { files: [photo()] } });
+
+    const save = screen.getByRole('button', { name: 'Save' });
+    await waitFor(() => expect(save).toHaveProperty('disabled', true));
+    answer(new Response(JSON.stringify({ success: false, message: 'Not now' }), { status: 503 }));
+    await waitFor(() => expect(save).toHaveProperty('disabled', false));
+  });
+
   it('takes a file from the device the same way', async () => {
     const { store, spies } = fakeStore(seed());
     openForm(store);

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Camera, CloudUpload, ImageOff, ImageUp, Images, LoaderCircle, X } from 'lucide-react';
-import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useSession } from '../../app/session';
 import { ApiError } from '../../api/send';
 import { IMAGE_TYPES } from '../../api/upload';
@@ -58,7 +58,7 @@ function LibraryPicture({ library, id, alt }: { library: typeof media; id: strin
  * the device and shown from there, and the record saved meanwhile waits for it in the outbox
  * (its `dependsOn`), so after reconnecting the photo arrives first, then the record, each once.
  */
-export function PictureField({ spec, label, value, error, onChange }: Props) {
+export function PictureField({ spec, label, value, error, onChange, onBusy }: Props) {
   const { t, i18n } = useLingui();
   const { user } = useSession();
   const library = useScopedResource(media, spec.scope);
@@ -74,6 +74,14 @@ export function PictureField({ spec, label, value, error, onChange }: Props) {
   const files = useRef<HTMLInputElement>(null);
   const titleId = useId();
   const statusId = useId();
+
+  // While a photo is kept or uploaded the record must wait for it: saved now, it would not name it.
+  const taking = state.step === 'uploading';
+  const tellBusy = useEffectEvent((isBusy: boolean) => onBusy?.(isBusy));
+  useEffect(() => {
+    tellBusy(taking);
+    return () => tellBusy(false);
+  }, [taking]);
 
   // The photo shown while it uploads is let go once the field shows something else.
   useEffect(() => {

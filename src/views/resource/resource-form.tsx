@@ -108,6 +108,16 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
   // A record the person may read but not change (a team role's view level) is shown, not offered for editing.
   const readOnly = !context.isNew && !allows(screen.resource.access.update, user);
 
+  // Fields still taking their value in (a photo being kept): saving now would save without it.
+  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
+  const busyWith = (name: string) => (isBusy: boolean) =>
+    setBusy((before) => {
+      if (before.has(name) === isBusy) return before;
+      const next = new Set(before);
+      if (isBusy) next.add(name);
+      else next.delete(name);
+      return next;
+    });
   const change = (name: string, value: unknown) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -126,6 +136,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
           options={options}
           onSearch={onSearch}
           onChange={(value) => change(spec.name, value)}
+          onBusy={busyWith(spec.name)}
         />
       </Suspense>
     );
@@ -171,7 +182,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
           </Button>
         )}
         {!readOnly && (
-          <Button type="submit" busy={saving} disabled={!canSave || conflict}>
+          <Button type="submit" busy={saving || busy.size > 0} disabled={!canSave || conflict}>
             {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
           </Button>
         )}
