@@ -125,7 +125,8 @@ for (const device of [
     await expect(page).toHaveURL(/\/login/);
     await signIn(page, server, { email, password: 'olga owns trattorias' });
     await expect(page).toHaveURL(/\/user\/websites$/);
-    await expect(page.getByRole('link', { name: site, exact: true })).toBeVisible();
+    // Their one website: its home, at their home.
+    await expect(page.getByRole('heading', { level: 1, name: site })).toBeVisible();
     await expect(page.getByText(`Foreign ${stamp}`)).toHaveCount(0);
     // Another owner's website is no more reachable by its address than an unknown one.
     await page.goto(`/websites/${foreign.id}`);

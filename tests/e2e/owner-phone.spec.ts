@@ -4,7 +4,7 @@ import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL } from '../../src/server/store/demo
 import { gastroItems } from '../../src/server/store/schema';
 import type { E2EServer } from '../support/e2e-server';
 import { expect, test } from './fixtures';
-import { demoRestaurant, installedApp, kitchenMember } from './restaurant';
+import { demoRestaurant, foodMenuTile, installedApp, kitchenMember } from './restaurant';
 
 // Issue 18: the restaurant owner's phone, in German, at 390 px: from opening the app to a changed
 // price, and offline as a calm, normal state.
@@ -40,7 +40,7 @@ async function changePriceFromOpening(page: Page, server: E2EServer, websiteId: 
   const before = await priceOf(server, websiteId);
   await page.goto('/');
   const taps = tapCounter();
-  await taps.tap(page.getByRole('link', { name: /^Speisekarte/ }));
+  await taps.tap(await foodMenuTile(page));
   await taps.tap(page.getByRole('button', { name: DISH, exact: true }));
   const price = page.getByLabel('Preis (EUR)');
   // The sheet opens on the price (gastro-quick-edit.tsx); were it not focused, it would take a tap.
@@ -52,7 +52,7 @@ async function changePriceFromOpening(page: Page, server: E2EServer, websiteId: 
 
   await page.goto('/');
   const again = tapCounter();
-  await again.tap(page.getByRole('link', { name: /^Speisekarte/ }));
+  await again.tap(await foodMenuTile(page));
   await again.tap(page.getByRole('button', { name: DISH, exact: true }));
   await again.tap(page.getByRole('switch', { name: 'Verfügbar' }));
   await expect.poll(async () => (await priceOf(server, websiteId)).available).toBe(!before.available);
@@ -116,7 +116,7 @@ test('a view-only team member: the prices one tap away, and nothing to change', 
   await page.goto('/');
   await expect(page).toHaveURL(new RegExp(`/websites/${site}$`));
   const taps = tapCounter();
-  await taps.tap(page.getByRole('link', { name: /^Speisekarte/ }));
+  await taps.tap(await foodMenuTile(page));
   await expect(page.getByText(DISH, { exact: true })).toBeVisible();
   await expect(page.getByText('10,90 €').first()).toBeVisible();
   await expect(page.getByRole('button', { name: DISH, exact: true })).toHaveCount(0);
@@ -131,7 +131,7 @@ test('offline is a calm, normal state: no toast per save, the header counts at o
   const page = profile.pages()[0] ?? (await profile.newPage());
   await installedApp(page, server, DEMO_OWNER_EMAIL);
   await page.goto('/');
-  await page.getByRole('link', { name: /^Speisekarte/ }).tap();
+  await (await foodMenuTile(page)).tap();
   await expect(page.getByRole('button', { name: DISH, exact: true })).toBeVisible();
 
   await test.step('a toast shows below the header, never over it', async () => {
@@ -167,7 +167,7 @@ test('offline is a calm, normal state: no toast per save, the header counts at o
   });
 
   await test.step('an offline save: no toast, the header counts it at once', async () => {
-    await page.getByRole('link', { name: /^Speisekarte/ }).tap();
+    await (await foodMenuTile(page)).tap();
     await page.getByRole('button', { name: DISH, exact: true }).tap();
     await page.getByRole('switch', { name: 'Verfügbar' }).tap();
     await expect(syncButton(page)).toHaveText('1', { timeout: 1000 });

@@ -4,7 +4,7 @@ import { DEMO_OWNER_EMAIL } from '../../src/server/store/demo';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus, media } from '../../src/server/store/schema';
 import type { E2EServer } from '../support/e2e-server';
 import { expect, test } from './fixtures';
-import { cameraPhoto, demoRestaurant, installedApp, kitchenMember, PHONE, TABLET } from './restaurant';
+import { cameraPhoto, demoRestaurant, foodMenuTile, installedApp, kitchenMember, PHONE, TABLET } from './restaurant';
 
 /*
  * Issue 18, "done when": the restaurant's menu kept offline for a whole service, in German. The
@@ -48,7 +48,7 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
   };
   // Installed and opened once online: the menu, its editor, its categories and a dish's form.
   await page.goto('/');
-  await page.getByRole('link', { name: /^Speisekarte/ }).tap();
+  await (await foodMenuTile(page)).tap();
   await expect(page.getByRole('button', { name: script.keep.name, exact: true })).toBeVisible();
   for (const path of [`${view}/categories`, `${view}/items/new`, `/cms/${site}/gastromenu/edit/${menu!.id}`]) {
     await page.goto(path);
@@ -129,7 +129,7 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
   await test.step('closed and opened again offline: all of it is there', async () => {
     await reopen();
     await page.goto('/');
-    await page.getByRole('link', { name: /^Speisekarte/ }).tap();
+    await (await foodMenuTile(page)).tap();
     await expect(page.getByRole('heading', { name: script.category })).toBeVisible();
     const added = page.getByRole('button', { name: script.dish.name, exact: true });
     await expect(added).toContainText(script.dish.price);

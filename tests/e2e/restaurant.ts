@@ -83,3 +83,13 @@ export const cameraPhoto = async () => ({
     .jpeg({ quality: 90 })
     .toBuffer(),
 });
+
+/**
+ * The food menu's tile on the website's home, once it knows the restaurant has one menu and leads
+ * straight into it (until the menus are read from the device it leads to their list).
+ */
+export async function foodMenuTile(page: Page) {
+  const tile = page.getByRole('link', { name: /^Speisekarte/ });
+  await expect(tile).toHaveAttribute('href', /\/gastromenu\/[0-9a-f-]{36}$/);
+  return tile;
+}
