@@ -1,7 +1,8 @@
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -241,6 +242,8 @@ async function listen(app: FastifyInstance): Promise<string> {
 export async function startBrowserBench(): Promise<BrowserBench> {
   buildFloor();
   const database = await createPgDatabase();
+  // The demo owner's generated password waits in the data directory until its first sign-in.
+  const dataDir = mkdtempSync(join(tmpdir(), 'sitekeeper-bench-'));
   let store: Store | null = null;
   const apps: FastifyInstance[] = [];
   let browser: Browser | null = null;
@@ -249,11 +252,12 @@ export async function startBrowserBench(): Promise<BrowserBench> {
     for (const app of apps) await app.close().catch(() => undefined);
     await store?.close().catch(() => undefined);
     await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     store = await openStore(
       { kind: 'postgres', url: database.url },
-      firstStart({ adminEmail: 'first@bench.test', adminPassword: 'bench-first-admin', demo: true }, () => undefined),
+      firstStart({ adminEmail: 'first@bench.test', adminPassword: 'bench-first-admin', demo: true, dataDir }, () => undefined),
     );
     const admin = await seedUser(store, { type: 'admin', email: 'bench@bench.test', username: 'bench', password: 'bench-password' });
     const menu = await seedMenu(store);
