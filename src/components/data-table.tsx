@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import styles from './data-table.module.css';
 
 export type SortOrder = 'asc' | 'desc';
@@ -33,14 +33,44 @@ interface DataTableProps<T extends { id: string }> {
   busy?: boolean;
 }
 
+/** Lays the rows out as a table when it fits its box, as cards when not. */
+function fit(box: HTMLElement) {
+  const table = box.querySelector('table');
+  box.dataset.layout = 'table';
+  if (table && table.offsetWidth > box.clientWidth) box.dataset.layout = 'cards';
+}
+
 /**
- * Rows of records: a table on wider screens, a stack of cards below 640 px (CSS only; each cell
- * carries its column's name for the card). Column headers sort; on phones a select does.
+ * Cards whenever the table would not fit its box, measured rather than guessed from the window:
+ * how wide a table must be depends on its columns, its words and the language (a German header,
+ * an address), and a table wider than its box widens the whole page. Decided before the browser
+ * paints, after every render (new rows, new words) and when the box changes size.
+ */
+function useCardsWhenTooWide() {
+  const wrap = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (wrap.current) fit(wrap.current);
+  });
+  useLayoutEffect(() => {
+    const box = wrap.current;
+    if (!box) return;
+    // Deciding again ends where it started, so this settles after one more call at most.
+    const observer = new ResizeObserver(() => fit(box));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, []);
+  return wrap;
+}
+
+/**
+ * Rows of records: a table where it fits, otherwise a stack of cards (each cell carries its
+ * column's name for the card). Column headers sort; on cards a select does.
  */
 export function DataTable<T extends { id: string }>({ caption, columns, rows, sort, actions, empty, busy = false }: DataTableProps<T>) {
   const { t } = useLingui();
   const sortId = useId();
   const sortable = columns.filter((column) => column.sortable);
+  const wrap = useCardsWhenTooWide();
 
   const header = (column: DataColumn<T>) => {
     if (!column.sortable) return column.header;
@@ -56,7 +86,7 @@ export function DataTable<T extends { id: string }>({ caption, columns, rows, so
   };
 
   return (
-    <div className={styles.wrap} aria-busy={busy || undefined}>
+    <div ref={wrap} className={styles.wrap} aria-busy={busy || undefined}>
       {sortable.length > 0 && (
         <div className={styles.phoneSort}>
           <label htmlFor={sortId}>{t`Sort by`}</label>

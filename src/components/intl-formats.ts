@@ -2,9 +2,10 @@
  * Intl formatters, made once per locale and options: making one loads locale data and costs
  * milliseconds (tens on a slow phone), so a table must not make one per render.
  */
-const made = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>();
+type Formatter = Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat | Intl.DisplayNames;
+const made = new Map<string, Formatter>();
 
-function once<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
+function once<T extends Formatter>(key: string, make: () => T): T {
   let format = made.get(key) as T | undefined;
   if (!format) {
     format = make();
@@ -22,6 +23,15 @@ export const dateFormat = (locale: string) => dateTimeFormat(locale, { dateStyle
 
 export function relativeTimeFormat(locale: string, options: Intl.RelativeTimeFormatOptions): Intl.RelativeTimeFormat {
   return once(`relative ${locale} ${JSON.stringify(options)}`, () => new Intl.RelativeTimeFormat(locale, options));
+}
+
+/** A language's name from its code, as the locale writes it ("de": "German", "Deutsch"); the code itself where it names no language. */
+export function languageName(code: string, locale: string): string {
+  try {
+    return once(`language ${locale}`, () => new Intl.DisplayNames(locale, { type: 'language', fallback: 'code' })).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** An amount of money kept in cents (never a float on the wire), as the locale writes it: "49,00 €". */

@@ -1,4 +1,3 @@
-import { t } from '@lingui/core/macro';
 import { assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { toast } from '../app/feedback';
 import { DEFAULT_PAGE_SIZE, MAX_ORDERED_CHILDREN, type Resource } from '../contract/resource';

@@ -62,7 +62,7 @@ test('a restaurant owner builds a menu on a phone, then again offline, and the s
     await expect(page.getByRole('switch', { name: 'Available' })).not.toBeChecked();
     await page.keyboard.press('Escape');
 
-    await page.getByRole('link', { name: 'Edit menu and order' }).click();
+    await page.getByRole('link', { name: 'Edit menu' }).click();
     await page.getByRole('button', { name: 'Move Pasta up' }).tap();
     await expect(page.getByRole('status').filter({ hasText: 'Pasta is now at position 2 of 3' })).toBeAttached();
     expect(await fitsWidth(page)).toBe(true);
@@ -121,7 +121,7 @@ test('a team member who may view the gastro module sees the menu without edit co
   await expect(page.getByText('Goulash')).toBeVisible();
   await expect(page.getByText('Strudel')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add dish' })).toHaveCount(0);
-  await expect(page.getByRole('link', { name: 'Edit menu and order' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Edit menu' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Goulash', exact: true })).toHaveCount(0);
 
   await page.goto(`/cms/${site}/gastromenu`);

@@ -50,7 +50,7 @@ export const languagesScreen = {
   columns: [
     name,
     { key: 'code', label: msg`Code`, sortable: true },
-    { key: 'content', label: msg`Translated names`, format: 'count' },
+    { key: 'content', label: msg`Translated into`, format: 'languages' },
     updated,
   ],
   fields: [

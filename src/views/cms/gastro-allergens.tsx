@@ -130,12 +130,12 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
       {mayClean && (
         <Button variant="secondary" busy={busy === 'cleanup'} disabled={busy !== null || !online} aria-describedby={online ? undefined : noteId} onClick={() => void cleanUp()}>
           <Eraser aria-hidden size={18} />
-          <Trans>Clean up dishes</Trans>
+          <Trans>Remove deleted allergens from dishes</Trans>
         </Button>
       )}
       {mayClean && !online && (
         <p id={noteId} className={styles.note}>
-          <Trans>Cleaning up needs a connection.</Trans>
+          <Trans>Removing them needs a connection.</Trans>
         </p>
       )}
     </div>

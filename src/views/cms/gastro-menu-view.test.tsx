@@ -156,7 +156,7 @@ describe('the menu view', () => {
     expect(await screen.findByText('Schnitzel')).toBeDefined();
     expect(screen.queryByRole('button', { name: 'Schnitzel' })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Add dish' })).toBeNull();
-    expect(screen.queryByRole('link', { name: 'Edit menu and order' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit menu' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Print' })).toBeDefined();
   });
 

@@ -248,7 +248,7 @@ export function GastroMenuView({ title }: PageProps) {
         </BackLink>
         <nav className={styles.toolbar} aria-label={t`Menu tools`}>
           {may.add && (
-            <Link href={`${base}/${menuId}/items/new`} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
+            <Link href={`${base}/${menuId}/items/new`} className={`${buttonStyles.button} ${buttonStyles.primary} ${styles.mainTool}`}>
               <Plus aria-hidden size={18} />
               <Trans>Add dish</Trans>
             </Link>
@@ -256,7 +256,7 @@ export function GastroMenuView({ title }: PageProps) {
           {may.editMenu && (
             <Link href={`${base}/edit/${menuId}`} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>
               <Pencil aria-hidden size={18} />
-              <Trans>Edit menu and order</Trans>
+              <Trans context="food menu">Edit menu</Trans>
             </Link>
           )}
           <Link href={`${base}/${menuId}/categories`} className={`${buttonStyles.button} ${buttonStyles.secondary}`}>

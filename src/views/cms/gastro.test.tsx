@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
@@ -8,6 +9,7 @@ import { inScope } from '../../contract/resource';
 import { DEFAULT_ALLERGENS, gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import { clearLocalData, db } from '../../db/database';
 import { keepList, resourceStore as deviceStore } from '../../db/store';
+import { messages as german } from '../../locales/de/messages';
 import { initialListQuery } from '../../machines/list.machine';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { preloadFieldKinds } from '../resource/field-kinds';
@@ -48,6 +50,9 @@ describe('the gastronomy routes', () => {
   it('are all pages of one chunk', () => {
     const paths = ['', '/new', `/edit/${MENU}`, `/${MENU}`, `/${MENU}/categories`, `/${MENU}/allergens`, '/categories', '/allergens', `/${MENU}/items/new`, `/${MENU}/items/edit/${uuid(1)}`];
     for (const path of paths) expect(findRoute(`/cms/${SITE}/gastromenu${path}`).page?.preload, path).toBeTypeOf('function');
+    // "Add dish" opens a page that says so.
+    expect(i18n._(findRoute(`/cms/${SITE}/gastromenu/${MENU}/items/new`).title)).toBe('New dish');
+    expect(i18n._(findRoute(`/cms/${SITE}/gastromenu/${MENU}/items/edit/${uuid(1)}`).title)).toBe('Edit dish');
   });
 });
 
@@ -57,7 +62,7 @@ describe('a dish’s form', () => {
     const { store, spies } = fakeStore(seed());
     const { path } = renderResourceScreen(
       <Route path="/cms/:id/gastromenu/:menuId/items/new">
-        <ResourceFormPage screen={itemsScreen} title={msg`New menu item`} id={null} />
+        <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
       </Route>,
       store,
       { path: `/cms/${SITE}/gastromenu/${MENU}/items/new` },
@@ -91,7 +96,7 @@ describe('a dish’s form', () => {
     const { store, spies } = fakeStore(seed());
     renderResourceScreen(
       <Route path="/cms/:id/gastromenu/:menuId/items/new">
-        <ResourceFormPage screen={itemsScreen} title={msg`New menu item`} id={null} />
+        <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
       </Route>,
       store,
       { path: `/cms/${SITE}/gastromenu/${MENU}/items/new` },
@@ -146,6 +151,17 @@ describe('the allergens', () => {
     expect(spies.submit.mock.calls[2]![1]).toEqual({ kind: 'update', id: MILK, values: { identifier: null }, baseVersion: 1 });
   });
 
+  it('shows the whole legend on one page, each allergen named in the interface’s language, with the languages it is translated into by name', async () => {
+    i18n.loadAndActivate({ locale: 'de', messages: german });
+    const legend = DEFAULT_ALLERGENS.map(({ identifier, en, de }, index) => row({ id: uuid(700 + index), identifier, name: en, content: { de: { name: de } } }));
+    const { store } = fakeStore({ ...seed(), gastroAllergens: legend });
+    openAllergens(store);
+    await screen.findByText('Glutenhaltiges Getreide');
+    expect(screen.queryByText('Cereals containing gluten')).toBeNull();
+    expect(screen.getAllByRole('row')).toHaveLength(1 + DEFAULT_ALLERGENS.length);
+    expect(screen.getAllByText('Deutsch')).toHaveLength(DEFAULT_ALLERGENS.length);
+  });
+
   it('online, loads the default set with the server’s call and keeps the legend it answers on this device', async () => {
     localStorage.setItem('auth_token', 'token');
     const legend = DEFAULT_ALLERGENS.map(({ identifier, en, de }, index) => ({
@@ -186,8 +202,8 @@ describe('the allergens', () => {
     expect(made.map(([, , letter]) => letter)).toEqual(DEFAULT_ALLERGENS.map((item) => item.identifier).filter((letter) => letter !== 'A' && letter !== 'G'));
     expect(spies.submit.mock.calls[0]![1]).toMatchObject({ kind: 'create', values: { identifier: 'B', name: 'Crustaceans', content: { de: { name: 'Krebstiere' } } } });
     expect(fetchMock).not.toHaveBeenCalled();
-    // Cleaning up needs the server.
-    expect((screen.getByRole('button', { name: 'Clean up dishes' }) as HTMLButtonElement).disabled).toBe(true);
+    // Removing them needs the server.
+    expect((screen.getByRole('button', { name: 'Remove deleted allergens from dishes' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('cleans up the dishes with the server’s call, keeps the dishes it changed, and says what went wrong in spec §8’s words', async () => {
@@ -198,13 +214,13 @@ describe('the allergens', () => {
     const { store } = fakeStore(seed());
     openAllergens(store);
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Clean up dishes' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove deleted allergens from dishes' }));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Deleted allergens removed from 1 dish'));
     expect(fetchMock.mock.calls[0]![0]).toBe(`/api/cms/gastro-menus/${SITE}/items/cleanup-allergens`);
     expect(await db.records.get([gastroItems.name, uuid(1)])).toMatchObject({ scope: MENU, row: { version: 2 } });
 
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Clean up dishes' }) as HTMLButtonElement).disabled).toBe(false));
-    fireEvent.click(screen.getByRole('button', { name: 'Clean up dishes' }));
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Remove deleted allergens from dishes' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove deleted allergens from dishes' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to cleanup orphaned allergens'));
   });
 
@@ -220,7 +236,7 @@ describe('the allergens', () => {
     );
     await screen.findByText('Cereals containing gluten');
     expect(screen.queryByRole('button', { name: 'Load default allergens' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Clean up dishes' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove deleted allergens from dishes' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Add allergen' })).toBeNull();
   });
 });
@@ -250,6 +266,8 @@ describe('a menu’s edit page', () => {
     const dishes = await screen.findByRole('list', { name: 'Dishes' });
     expect(within(dishes).getAllByRole('listitem').map((item) => item.textContent?.split('Price')[0])).toEqual(['Soup', 'Steak', 'Cake']);
     expect(within(dishes).getByText('Not available')).toBeDefined();
+    // Its column says what it is about, so a dish reads "Availability: Available", not "Available Available".
+    expect(within(dishes).getAllByRole('listitem')[0]!.textContent).toMatch(/Availability\s*Available/);
     expect(within(dishes).getByRole('button', { name: 'Move Cake up' })).toBeDefined();
     expect(screen.getByRole('link', { name: 'Add dish' }).getAttribute('href')).toBe(`/cms/${SITE}/gastromenu/${MENU}/items/new`);
   });

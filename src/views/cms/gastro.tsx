@@ -6,7 +6,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { z } from 'zod/mini';
 import type { PageProps } from '../../app/routes';
-import { inScope } from '../../contract/resource';
+import { inScope, MAX_PAGE_SIZE } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import type { Row } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
@@ -93,14 +93,17 @@ export const allergensScreen = {
   scope,
   columns: [
     { key: 'identifier', label: msg`Letter`, sortable: true },
-    { key: 'name', label: msg`Name`, sortable: true },
-    { key: 'content', label: msg`Translations`, format: 'count' },
+    // In the interface's language, as the menu prints it; sorted by letter, since the server sorts by the stored name.
+    { key: 'name', label: msg`Name`, text: (row: Row) => allergenName(row, i18n.locale) },
+    { key: 'content', label: msg`Translated into`, format: 'languages' },
   ],
   fields: [
     { name: 'identifier', label: msg`Letter`, kind: 'text', hint: msg`Printed beside the dishes, such as A; one to three letters or digits, or none` },
     name,
     { name: 'content', label: msg`Name in other languages`, kind: 'translations' },
   ],
+  // The whole legend on one page, the very page the menu view and a dish's form read.
+  pageSize: MAX_PAGE_SIZE,
 } satisfies ResourceScreen;
 
 const categorySource = { resource: gastroCategories };
@@ -118,7 +121,7 @@ export const itemsScreen = {
     { key: 'name', label: msg`Name` },
     { key: 'price', label: msg`Price`, format: 'money' },
     { key: 'categoryId', label: msg`Category`, format: 'lookup', source: categorySource },
-    { key: 'available', label: availableText, text: (row: Row) => i18n._(row.available === false ? notAvailable : availableText) },
+    { key: 'available', label: msg`Availability`, text: (row: Row) => i18n._(row.available === false ? notAvailable : availableText) },
     { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [

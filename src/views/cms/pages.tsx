@@ -1,11 +1,14 @@
+import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
 import { request } from '../../api/request';
 import type { PageProps } from '../../app/routes';
+import { languageName } from '../../components/intl-formats';
 import { messages } from '../../contract/messages';
 import { DEFAULT_LANGUAGE } from '../../contract/languages';
 import { pages } from '../../contract/resources/cms';
+import type { Row } from '../../db/resource-store';
 import { resourceStore } from '../../db/store';
 import { screenPages } from '../resource/pages';
 import { ResourceFormPage } from '../resource/resource-form';
@@ -30,7 +33,7 @@ export const pagesScreen = {
     { key: 'title', label: msg`Title`, sortable: true },
     { key: 'slug', label: msg`Slug` },
     { key: 'status', label: msg`Status`, format: 'choice', choices: contentStatusChoices },
-    { key: 'language', label: languageLabel },
+    { key: 'language', label: languageLabel, text: (row: Row) => (row.language ? languageName(String(row.language), i18n.locale) : '') },
     { key: 'order', label: msg`Order`, sortable: true },
     { key: 'updatedAt', label: msg`Updated`, format: 'date', sortable: true },
   ],

@@ -1,5 +1,5 @@
 import type { I18n } from '@lingui/core';
-import { dateFormat, formatMoney } from '../../components/intl-formats';
+import { dateFormat, formatMoney, languageName } from '../../components/intl-formats';
 import type { Row } from '../../db/resource-store';
 import type { Column } from './screen';
 import type { OptionLists } from './use-option-lists';
@@ -12,6 +12,13 @@ export function cellText(column: Column, row: Row, options: OptionLists, i18n: I
       return typeof value === 'string' ? dateFormat(i18n.locale).format(new Date(value)) : '';
     case 'count':
       return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
+    case 'languages': {
+      const names = (value && typeof value === 'object' ? value : {}) as Record<string, { name?: unknown } | undefined>;
+      return Object.keys(names)
+        .filter((code) => names[code]?.name)
+        .map((code) => languageName(code, i18n.locale))
+        .join(', ');
+    }
     case 'lookup': {
       // The record's name once its list is in ("unknown" when it is nowhere); nothing while it loads, never its id.
       const named = options[column.source.resource.name];

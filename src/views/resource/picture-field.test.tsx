@@ -50,7 +50,7 @@ const fetchMock = vi.fn<typeof fetch>(async (url, init) => {
 function openForm(store: ResourceStore, user = sessionUser()) {
   return renderResourceScreen(
     <Route path="/cms/:id/gastromenu/:menuId/items/new">
-      <ResourceFormPage screen={itemsScreen} title={msg`New menu item`} id={null} />
+      <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
     </Route>,
     store,
     { path: FORM, user },

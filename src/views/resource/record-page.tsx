@@ -5,6 +5,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useCallback, useEffect, useId, useMemo, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSession } from '../../app/session';
+import { AddressBreaks } from '../../components/address-breaks';
 import buttonStyles from '../../components/form/form.module.css';
 import { allows } from '../../contract/permissions';
 import { titleOf } from '../../contract/resource';
@@ -67,7 +68,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
       {back && <BackLink href={back.href}>{i18n._(back.label)}</BackLink>}
       <div className={styles.head}>
         <h1 id={titleId} className={styles.title}>
-          {row ? titleOf(resource, row) : i18n._(resource.label.one)}
+          {row ? <AddressBreaks text={titleOf(resource, row)} /> : i18n._(resource.label.one)}
         </h1>
         {row && edit && allows(resource.access.update, user) && (
           <Link href={edit} className={`${buttonStyles.button} ${buttonStyles.primary}`}>
@@ -94,7 +95,9 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
             {screen.columns.map((column) => (
               <div key={column.key} className={styles.detail}>
                 <dt>{i18n._(column.label)}</dt>
-                <dd>{cellText(column, row, options, i18n) || '–'}</dd>
+                <dd>
+                  <AddressBreaks text={cellText(column, row, options, i18n) || '–'} />
+                </dd>
               </div>
             ))}
           </dl>

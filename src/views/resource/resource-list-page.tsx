@@ -9,6 +9,7 @@ import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react'
 import { Link } from 'wouter';
 import { useConfirm } from '../../app/feedback';
 import { useSession } from '../../app/session';
+import { AddressBreaks } from '../../components/address-breaks';
 import { DataTable, type DataColumn } from '../../components/data-table';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
@@ -62,10 +63,11 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
   const resource = useScopedResource(screen.resource, screen.scope);
+  const start = { ...fixed, ...(screen.pageSize ? { limit: screen.pageSize } : {}) };
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
-  const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, fixed)));
+  const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, start)));
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const actor = useActorRef(machine, { input: { resource, query: fixed } });
+  const actor = useActorRef(machine, { input: { resource, query: start } });
   const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
   const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
   const refreshing = useSelector(actor, (snapshot) => snapshot.matches({ data: { loading: 'refreshing' } }));
@@ -311,10 +313,10 @@ function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n
         )}
         {link ? (
           <Link href={link(row)} className={styles.link}>
-            {text(row)}
+            <AddressBreaks text={text(row)} />
           </Link>
         ) : (
-          text(row)
+          <AddressBreaks text={text(row)} />
         )}
         {first && row.pending && (
           <span className={styles.pending}>

@@ -24,8 +24,10 @@ export type Column =
    */
   | (ColumnBase & { format?: 'text'; sortable?: boolean; link?: (row: Row) => string; text?: (row: Row) => string })
   | (ColumnBase & { format: 'date'; sortable?: boolean })
-  /** How many entries a map holds (a language's translated names). */
+  /** How many entries a list or map holds (a contact form's fields). */
   | (ColumnBase & { format: 'count' })
+  /** The languages a map of names per language (`{ de: { name } }`) has a name in, by their names ("German"). */
+  | (ColumnBase & { format: 'languages' })
   /** The name of the record of `source` the field refers to. */
   | (ColumnBase & { format: 'lookup'; source: OptionSource })
   /** One of a fixed set of values, in words (a status). */
@@ -108,6 +110,8 @@ export interface ResourceScreen {
   routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string; idParam?: string };
   /** A new record's form starts at the defaults of the entry's schema (a dish available, in EUR), not blank. */
   schemaDefaults?: boolean;
+  /** Rows on one page of the list; a short set read as a whole (a website's allergens) shows on one. */
+  pageSize?: number;
 }
 
 /** A field's value in an empty form. */

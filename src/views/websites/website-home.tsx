@@ -8,7 +8,7 @@ import { useSession, type SessionUser } from '../../app/session';
 import { ImageUpload } from '../../components/image-upload';
 import { fillPath, inScope, titleOf } from '../../contract/resource';
 import { allows, can, CMS_MODULES, hasFeature, isAdmin, type CmsModule } from '../../contract/permissions';
-import { categories, hosting, subcategories, types } from '../../contract/resources/catalogs';
+import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
 import { gastroMenus } from '../../contract/resources/gastro';
 import { apiKeys, websites } from '../../contract/resources/websites';
@@ -27,8 +27,6 @@ import home from './website-home.module.css';
 const lookup = (key: string, label: MessageDescriptor, resource: ResourceScreen['resource']): Column => ({ key, label, format: 'lookup', source: { resource } });
 
 /** What a website's home shows of it; who owns it only to admins, who may read accounts. */
-const count = (row: Row, key: string) => (Array.isArray(row[key]) ? (row[key] as string[]).length : 0);
-
 function homeScreen(user: SessionUser | null): ResourceScreen {
   return {
     resource: websites,
@@ -41,8 +39,8 @@ function homeScreen(user: SessionUser | null): ResourceScreen {
       lookup('subcategoryId', msg`Subcategory`, subcategories),
       lookup('typeId', msg`Website type`, types),
       lookup('hostingId', msg`Hosting`, hosting),
-      { key: 'technologyIds', label: msg`Technologies`, text: (row) => String(count(row, 'technologyIds')) },
-      { key: 'languageIds', label: msg`Languages`, text: (row) => String(count(row, 'languageIds')) },
+      lookup('technologyIds', msg`Technologies`, technologies),
+      lookup('languageIds', msg`Languages`, languages),
       { key: 'price', label: msg`Price`, format: 'money' },
       { key: 'updatedAt', label: msg`Updated`, format: 'date' },
     ],
