@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { messages } from '../contract/messages';
-import { ApiError, send, sourceText, ValidationError, type Transport } from './send';
+import { ANSWER_WAIT_MS, ApiError, send, sourceText, ValidationError, type Transport } from './send';
 
 // The core runs in the service worker too: everything it needs comes in the Transport, nothing
 // from localStorage or Lingui (request.test.ts covers the page's transport).
@@ -56,6 +56,49 @@ describe('send', () => {
 
     const error = (await send('/x', {}, worker(fetchImpl)).catch((reason: unknown) => reason)) as ApiError;
     expect([error.message, error.status]).toEqual([messages.networkError.message, 0]);
+  });
+
+  describe('a connection that hangs', () => {
+    /** A fetch that never answers, as over a dead Wi-Fi: it ends only when its signal aborts. */
+    const hanging = vi.fn<typeof fetch>(
+      (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
+
+    it('counts as unanswered once the answer is overdue, so the outbox sends it again instead of waiting on it', async () => {
+      vi.useFakeTimers();
+      try {
+        const outcome = send('/x', { method: 'PUT', body: {} }, worker(hanging)).catch((reason: unknown) => reason);
+        await vi.advanceTimersByTimeAsync(ANSWER_WAIT_MS - 1);
+        expect(hanging.mock.calls.at(-1)![1]?.signal?.aborted).toBe(false);
+        await vi.advanceTimersByTimeAsync(1);
+        const error = (await outcome) as ApiError;
+        expect([error.message, error.status]).toEqual([messages.networkError.message, 0]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('gives an upload the time its size takes on a slow connection', async () => {
+      vi.useFakeTimers();
+      try {
+        const form = new FormData();
+        form.append('file', new File([new Uint8Array(1_000_000)], 'dish.jpg', { type: 'image/jpeg' }));
+        const outcome = send('/upload', { method: 'POST', body: form }, worker(hanging)).catch((reason: unknown) => reason);
+        await vi.advanceTimersByTimeAsync(ANSWER_WAIT_MS + 39_000);
+        expect(hanging.mock.calls.at(-1)![1]?.signal?.aborted).toBe(false);
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(((await outcome) as ApiError).status).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('hands the caller’s own abort back as it is', async () => {
+      const caller = new AbortController();
+      const outcome = send('/x', { signal: caller.signal }, worker(hanging)).catch((reason: unknown) => reason);
+      caller.abort(new DOMException('left the page', 'AbortError'));
+      expect(((await outcome) as DOMException).message).toBe('left the page');
+    });
   });
 
   it.each([

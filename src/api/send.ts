@@ -92,6 +92,41 @@ export function uploadError(error: ApiError): ApiError {
   return typeof said === 'string' && said ? new ApiError(said, error.status, error.details) : error;
 }
 
+/**
+ * How long a call waits for its answer before it counts as unanswered (status 0), as a dropped
+ * connection does: a connection that hangs (a dead Wi-Fi, a stalled mobile network) would otherwise
+ * hold a person's save, or the outbox's whole drain, until the browser gives up minutes later.
+ * Giving up is safe: a write goes again under its Idempotency-Key (ADR 016, ADR 019).
+ */
+export const ANSWER_WAIT_MS = 30_000;
+/** An upload also gets the time its bytes take at a slow mobile rate (25 kB/s: 10 MiB in 7 minutes). */
+const SLOW_BYTES_PER_MS = 25;
+
+/** The time to wait for the answer to a call with this body. */
+export function answerWait(body: unknown): number {
+  let bytes = 0;
+  if (typeof FormData !== 'undefined' && body instanceof FormData) {
+    for (const [, value] of body) bytes += typeof value === 'string' ? value.length : value.size;
+  }
+  return ANSWER_WAIT_MS + bytes / SLOW_BYTES_PER_MS;
+}
+
+/** Aborts when the caller's signal does or when the answer is overdue; `done` clears the clock. */
+function answerClock(signal: AbortSignal | undefined, wait: number) {
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', abort, { once: true });
+  if (signal?.aborted) abort();
+  const timer = setTimeout(() => controller.abort(new Error(`No answer within ${Math.round(wait / 1000)} s`)), wait);
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    },
+  };
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -126,25 +161,29 @@ export async function send(path: string, options: SendOptions, transport: Transp
   const headers = buildHeaders(transport, hasBody && !form, extra);
   const networkError = (cause: unknown) => new ApiError(transport.translate(messages.networkError), 0, cause);
 
+  const clock = answerClock(signal, answerWait(body));
   let response: Response;
+  let text: string;
   try {
     response = await (transport.fetch ?? fetch)(transport.base + path, {
       method,
       headers,
       body: form ? body : hasBody ? JSON.stringify(body) : undefined,
-      signal,
+      signal: clock.signal,
       credentials,
     });
+    text = await response.text();
   } catch (error) {
     rethrowIfAborted(signal);
-    throw networkError(error);
+    throw networkError(clock.signal.aborted ? clock.signal.reason : error);
+  } finally {
+    clock.done();
   }
 
   let payload: unknown;
   try {
-    payload = JSON.parse(await response.text());
+    payload = JSON.parse(text);
   } catch (error) {
-    rethrowIfAborted(signal);
     // A proxy in front that refuses the body's size refuses it every time: an answer, not a lost one.
     if (response.status === 413) throw new ApiError(transport.translate(messages.payloadTooLarge), 413, error);
     // Not JSON, whatever the status: not our API answering but something between it and us (a
