@@ -30,6 +30,8 @@ const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-pane
 const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 /** Text as the page shows it, with Intl's no-break spaces as plain ones. */
 const plain = (text: string) => text.replace(/\u00a0/g, ' ');
+/** Cents as the German interface writes them. */
+const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 
 async function journey(profile: BrowserContext, server: E2EServer, email: string, size: typeof PHONE, script: Script, testInfo: TestInfo) {
   const site = await demoRestaurant(server);
@@ -153,7 +155,6 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
     const panel = page.getByRole('region', { name: 'Synchronisieren' });
     const kept = panel.getByRole('listitem').filter({ hasText: script.keep.name });
     const taken = panel.getByRole('listitem').filter({ hasText: script.take.name });
-    const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
     expect(plain(await kept.innerText())).toMatch(new RegExp(`Preis\\s+Meine Version ${script.keep.mine} €\\s+Server-Version ${euros(script.keep.theirsCents)}`));
     expect(plain(await taken.innerText())).toContain(script.take.theirsText);
     expect(await panel.innerText()).not.toMatch(/price|[0-9a-f]{8}-[0-9a-f]{4}-/);

@@ -88,6 +88,8 @@ export const frames = (page: Page) =>
 export function findingsInPage(touch: boolean): Finding[] {
   const findings: Finding[] = [];
   const viewport = document.documentElement.clientWidth;
+  // Runs in the page (page.evaluate): everything it calls is defined inside it.
+  // oxlint-disable-next-line unicorn/consistent-function-scoping
   const short = (text: string) => {
     const line = text.replace(/\s+/g, ' ').trim();
     return line.length > 70 ? `${line.slice(0, 67)}…` : line;
@@ -123,6 +125,7 @@ export function findingsInPage(touch: boolean): Finding[] {
   };
 
   // Broken words: a word's pieces between break opportunities each sit on one line.
+  // oxlint-disable-next-line unicorn/consistent-function-scoping
   const lineCount = (rects: DOMRect[]) => {
     const tops: number[] = [];
     for (const rect of rects.filter((entry) => entry.width > 0 && entry.height > 0)) {

@@ -98,7 +98,7 @@ describe('a dish’s picture, online', () => {
   });
 
   it('is not saved while its photo is still being taken in: it would be saved without it', async () => {
-    let answer: (response: Response) => void = () => {};
+    let answer: ((response: Response) => void) | undefined;
     fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
     const { store } = fakeStore(seed());
     openForm(store);
@@ -109,7 +109,7 @@ describe('a dish’s picture, online', () => {
 
     const save = screen.getByRole('button', { name: 'Save' });
     await waitFor(() => expect(save).toHaveProperty('disabled', true));
-    answer(new Response(JSON.stringify({ success: false, message: 'Not now' }), { status: 503 }));
+    answer!(new Response(JSON.stringify({ success: false, message: 'Not now' }), { status: 503 }));
     await waitFor(() => expect(save).toHaveProperty('disabled', false));
   });
 
