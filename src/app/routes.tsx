@@ -9,6 +9,7 @@ import { LoginPage } from '../views/auth/login-page';
 import { ResetPasswordPage } from '../views/auth/reset-password-page';
 import { VerificationPage } from '../views/auth/verification-page';
 import { useBranding } from './branding';
+import { CMS_SECTIONS, type SectionRoute } from './cms-modules';
 import { guard, type Access } from './guards';
 import { loadAllMessages } from './i18n';
 import { lazyScreen } from './lazy-screen';
@@ -23,7 +24,7 @@ const ProfilePage = lazyScreen<PageProps>(() => import('../views/profile/profile
 const SettingsPage = lazyScreen<PageProps>(() => import('../views/admin/settings/settings-page').then((m) => m.SettingsPage));
 const PlaceholderPage = lazyScreen<PageProps>(() => import('../views/placeholder/placeholder-page').then((m) => m.PlaceholderPage));
 
-/** A module's pages, one chunk per module file. */
+/** A file's pages, one chunk per file. */
 type Pages<M> = { [K in keyof M]: M[K] extends ComponentType<PageProps> ? K : never }[keyof M];
 const pagesOf =
   <M,>(load: () => Promise<M>) =>
@@ -54,14 +55,6 @@ const DashboardPage = lazyScreen<PageProps>(() => import('../views/dashboard/das
 const WebsiteHomePage = lazyScreen<PageProps>(() => import('../views/websites/website-home').then((m) => m.WebsiteHomePage));
 const SeoPage = lazyScreen<PageProps>(() => import('../views/cms/seo').then((m) => m.SeoPage));
 const CmsDashboardPage = lazyScreen<PageProps>(() => import('../views/cms/cms-dashboard').then((m) => m.CmsDashboardPage));
-const menuPages = pagesOf(() => import('../views/cms/menus'));
-const sliderPages = pagesOf(() => import('../views/cms/sliders'));
-const MediaPage = lazyScreen<PageProps>(() => import('../views/cms/media').then((m) => m.MediaPage));
-const cmsPages = pagesOf(() => import('../views/cms/pages'));
-const postPages = pagesOf(() => import('../views/cms/posts'));
-const contactFormPages = pagesOf(() => import('../views/cms/contact-forms'));
-const gastroPages = pagesOf(() => import('../views/cms/gastro'));
-const teamPages = pagesOf(() => import('../views/cms/team'));
 
 /** A page that can start reading its data before it renders, from its route's parameters. */
 interface Prefetching {
@@ -88,9 +81,6 @@ const publicRoute = route('public');
 const admin = route('admin');
 const owner = route('owner');
 const signedIn = route('signedIn');
-
-/** The CMS of one website (spec §2): every route under /cms/{id} is open to any signed-in user. */
-const cms = (path: string, title: MessageDescriptor, page?: ComponentType<PageProps>) => signedIn(`/cms/:id${path}`, title, page);
 
 /** Every route of spec §2, first match wins: fixed segments come before the `:id` beside them. */
 export const routes: readonly RouteEntry[] = [
@@ -140,45 +130,9 @@ export const routes: readonly RouteEntry[] = [
   // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
   signedIn('/websites/:id', msg`Website dashboard`, WebsiteHomePage),
 
-  cms('', msg`CMS dashboard`, CmsDashboardPage),
-  cms('/pages', msg`Pages`, cmsPages('PagesPage')),
-  cms('/pages/new', msg`New page`, cmsPages('PageNewPage')),
-  cms('/pages/edit/:moduleId', msg`Edit page`, cmsPages('PageEditPage')),
-  cms('/menu', msg`Menus`, menuPages('MenusPage')),
-  cms('/menu/new', msg`New menu`, menuPages('MenuNewPage')),
-  cms('/menu/edit/:menuId', msg`Edit menu`, menuPages('MenuEditPage')),
-  cms('/posts', msg`Posts`, postPages('PostsPage')),
-  cms('/posts/new', msg`New post`, postPages('PostNewPage')),
-  cms('/posts/edit/:postId', msg`Edit post`, postPages('PostEditPage')),
-  cms('/posts/categories', msg`Post categories`, postPages('PostCategoriesPage')),
-  cms('/hero-slider', msg`Hero sliders`, sliderPages('HeroSlidersPage')),
-  cms('/hero-slider/new', msg`New hero slider`, sliderPages('HeroSliderNewPage')),
-  cms('/hero-slider/edit/:sliderId', msg`Edit hero slider`, sliderPages('HeroSliderEditPage')),
-  cms('/gallery-slider', msg`Gallery sliders`, sliderPages('GallerySlidersPage')),
-  cms('/gallery-slider/new', msg`New gallery slider`, sliderPages('GallerySliderNewPage')),
-  cms('/gallery-slider/edit/:sliderId', msg`Edit gallery slider`, sliderPages('GallerySliderEditPage')),
-  cms('/media', msg`Media library`, MediaPage),
-  cms('/forms', msg`Contact forms`, contactFormPages('ContactFormsPage')),
-  cms('/forms/new', msg`New contact form`, contactFormPages('ContactFormNewPage')),
-  cms('/forms/edit/:formId', msg`Edit contact form`, contactFormPages('ContactFormEditPage')),
-  cms('/forms/smtp', msg`Outgoing mail`, contactFormPages('SmtpPage')),
-  cms('/forms/template', msg`Email template`, contactFormPages('TemplatePage')),
-  cms('/gastromenu', msg`Gastronomy menus`, gastroPages('GastroMenusPage')),
-  cms('/gastromenu/new', msg`New gastronomy menu`, gastroPages('GastroMenuNewPage')),
-  cms('/gastromenu/edit/:menuId', msg`Edit gastronomy menu`, gastroPages('GastroMenuEditPage')),
-  cms('/gastromenu/categories', msg`Gastronomy categories`, gastroPages('GastroCategoriesPage')),
-  cms('/gastromenu/allergens', msg`Allergens`, gastroPages('GastroAllergensPage')),
-  cms('/gastromenu/:menuId', msg`Gastronomy menu`, gastroPages('GastroMenuPage')),
-  cms('/gastromenu/:menuId/categories', msg`Menu categories`, gastroPages('GastroMenuCategoriesPage')),
-  cms('/gastromenu/:menuId/allergens', msg`Menu allergens`, gastroPages('GastroAllergensPage')),
-  cms('/gastromenu/:menuId/items/new', msg`New dish`, gastroPages('GastroItemNewPage')),
-  cms('/gastromenu/:menuId/items/edit/:itemId', msg`Edit dish`, gastroPages('GastroItemEditPage')),
-  cms('/team', msg`Team`, teamPages('TeamPage')),
-  cms('/team/add', msg`Add team member`, teamPages('TeamMemberNewPage')),
-  cms('/team/edit/:memberId', msg`Edit team member`, teamPages('TeamMemberEditPage')),
-  cms('/team/roles', msg`Team roles`, teamPages('TeamRolesPage')),
-  cms('/team/roles/add', msg`Add team role`, teamPages('TeamRoleNewPage')),
-  cms('/team/roles/edit/:roleId', msg`Edit team role`, teamPages('TeamRoleEditPage')),
+  signedIn('/cms/:id', msg`CMS dashboard`, CmsDashboardPage),
+  // Every route under /cms/{id} is open to any signed-in user; each part's routes are its declaration's.
+  ...CMS_SECTIONS.flatMap((section) => Object.values<SectionRoute>(section.routes).map(({ path, title, load }) => signedIn(path, title, lazyScreen(load)))),
 ];
 
 /** Spec §2: an unknown path sends a signed-in user home, anyone else to /login. */

@@ -1,12 +1,13 @@
 import { z } from 'zod/mini';
+import { MODULE_KEYS } from './modules';
 
 /** Spec §6: none < view < edit < manage; manage also covers create and delete. */
 export const LEVELS = ['none', 'view', 'edit', 'manage'] as const;
 export const LevelSchema = z.enum(LEVELS);
 export type Level = z.infer<typeof LevelSchema>;
 
-/** The CMS modules a team role grants a level for. */
-export const CMS_MODULES = ['pages', 'menus', 'posts', 'heroSliders', 'gallerySliders', 'media', 'contactForms', 'gastro'] as const;
+/** The CMS modules a team role grants a level for (contract/modules.ts declares them). */
+export const CMS_MODULES = MODULE_KEYS;
 export const CmsModuleSchema = z.enum(CMS_MODULES);
 export type CmsModule = z.infer<typeof CmsModuleSchema>;
 

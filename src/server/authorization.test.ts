@@ -11,6 +11,7 @@ import { expected, rolesFor, type WebsitePolicy } from '../../tests/support/poli
 import { storeKinds } from '../../tests/support/store';
 import { World, type Target } from '../../tests/support/world';
 import { messages } from '../contract/messages';
+import { MODULES } from '../contract/modules';
 import { CMS_MODULES, FEATURES } from '../contract/permissions';
 
 /*
@@ -131,6 +132,9 @@ describe.each(storeKinds)('authorization of every route (%s)', (kind) => {
     for (const module of CMS_MODULES) expect(websiteRoutes.some((route) => (route.policy as WebsitePolicy).website === module), module).toBe(true);
     for (const flag of FEATURES) expect(websiteRoutes.some((route) => (route.policy as WebsitePolicy).website === flag), flag).toBe(true);
     for (const policy of ['public', 'apiKey', 'authenticated', 'admin', 'owner']) expect(routes.some((route) => route.policy === policy), policy).toBe(true);
+    // The delivery API answers what the modules declare they deliver (contract/modules.ts), and the website's SEO.
+    const delivered = new Set(routes.filter((route) => route.url.startsWith('/api/public/')).map((route) => route.url.split('/')[3]));
+    expect(delivered).toEqual(new Set([...MODULES.flatMap((module) => module.delivery), 'seo', '*']));
   });
 
   it('declares for every route the policy its review agreed on (authorization.policies.txt)', async () => {

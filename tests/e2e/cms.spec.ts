@@ -92,7 +92,7 @@ test('the SEO form starts empty, saves the website’s one record, and the CMS d
   expect(await fitsWidth(page)).toBe(true);
 
   await page.goto(`/cms/${site}`);
-  for (const module of ['Pages', 'Posts', 'Menus', 'Hero sliders', 'Gallery sliders', 'Media library', 'Gastronomy menus']) {
+  for (const module of ['Pages', 'Menus', 'Posts', 'Hero sliders', 'Gallery sliders', 'Media library', 'Contact forms', 'Gastronomy menus']) {
     await expect(page.getByRole('heading', { name: module, exact: true })).toBeVisible();
   }
   expect(await fitsWidth(page)).toBe(true);

@@ -6,7 +6,7 @@ import { createTestApp } from '../../../tests/support/app';
 import { bearer, tokenFor } from '../../../tests/support/auth';
 import { storeKinds } from '../../../tests/support/store';
 import { seedPartner, seedUser } from '../../../tests/support/users';
-import { CMS_MODULE_NAMES } from '../../contract/module-names';
+import { MODULE } from '../../contract/modules';
 import { translator } from '../http/i18n';
 import { services as servicesEntry } from '../../contract/resources/services';
 import { quote } from '../services/quote';
@@ -208,11 +208,11 @@ describe.each(storeKinds)('services (%s)', (kind) => {
 
     it('lists the modules under our own names for them, in the asked language', async () => {
       expect(await rows('/modules', '?partnerType=agency')).toEqual([
-        expect.objectContaining({ id: `${offered._id}:module:gastro`, kind: 'module', key: 'gastro', name: 'Restaurant menus', price: 25_000 }),
+        expect.objectContaining({ id: `${offered._id}:module:gastro`, kind: 'module', key: 'gastro', name: 'Gastronomy menus', price: 25_000 }),
         expect.objectContaining({ id: `${offered._id}:module:pages`, kind: 'module', key: 'pages', name: 'Pages', price: 0 }),
       ]);
       const german = await rows('/modules', '?language=de');
-      expect(german.map((row) => row.name)).toEqual([translator('de')(CMS_MODULE_NAMES.gastro), translator('de')(CMS_MODULE_NAMES.pages)]);
+      expect(german.map((row) => row.name)).toEqual([translator('de')(MODULE.gastro.name), translator('de')(MODULE.pages.name)]);
       expect(german[0]).toMatchObject({ serviceName: 'Website-Paket', price: 30_000 });
     });
   });

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { InterfaceLanguage } from '../../contract/languages';
 import { messages } from '../../contract/messages';
-import { CMS_MODULE_NAMES } from '../../contract/module-names';
+import { MODULE } from '../../contract/modules';
 import { CMS_MODULES, type CmsModule } from '../../contract/permissions';
 import type { PartnerType } from '../../contract/resources/partners';
 import {
@@ -52,7 +52,7 @@ export function itemsOf(row: ServiceRow, kind: ServiceItemKind, partnerType: Par
         id: serviceItemId({ kind, serviceId: row.id, module: entry.module }),
         kind,
         key: entry.module,
-        name: t(CMS_MODULE_NAMES[entry.module]),
+        name: t(MODULE[entry.module].name),
         price: priceFor(entry.prices, partnerType),
       }));
     }

@@ -3,6 +3,7 @@ import type { Db } from './open';
 import type { Prices } from '../../contract/resources/services';
 import { hashPassword } from '../auth/passwords';
 import { quote } from '../services/quote';
+import { MODULES } from '../../contract/modules';
 import { DEFAULT_ALLERGENS } from '../../contract/resources/gastro';
 import {
   categories,
@@ -273,7 +274,7 @@ async function demoMenu(tx: Tx, websiteId: string): Promise<void> {
   );
 }
 
-/** A team member who may view every CMS module and change nothing: how a team member's screens look. */
+/** A team member who may view every CMS module (each at its declared demo level) and change nothing: how a team member's screens look. */
 async function demoTeam(tx: Tx, websiteId: string, password: string): Promise<void> {
   const [role] = await tx
     .insert(teamRoles)
@@ -281,7 +282,7 @@ async function demoTeam(tx: Tx, websiteId: string, password: string): Promise<vo
       websiteId,
       name: 'View only',
       permissions: { cms: true, seo: false, team: false, settings: false },
-      cmsPermissions: { pages: 'view', menus: 'view', posts: 'view', heroSliders: 'view', gallerySliders: 'view', media: 'view', contactForms: 'view', gastro: 'view' },
+      cmsPermissions: Object.fromEntries(MODULES.map((module) => [module.key, module.demo])),
     })
     .returning({ id: teamRoles.id });
   await tx.insert(users).values({

@@ -1,42 +1,58 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { useMemo } from 'react';
+import { use, useMemo } from 'react';
 import { useParams } from 'wouter';
+import { CMS_SECTIONS, withRecord, type CmsSection } from '../../app/cms-modules';
 import type { PageProps } from '../../app/routes';
 import { useSession } from '../../app/session';
+import { MODULE } from '../../contract/modules';
 import { can, hasFeature, type CmsModule } from '../../contract/permissions';
 import { inScope, type Resource } from '../../contract/resource';
-import { gallerySliders, heroSliders, media, menus, pages, posts } from '../../contract/resources/cms';
-import { gastroMenus } from '../../contract/resources/gastro';
 import { resourceStore } from '../../db/store';
 import { AreaSummary, type Area } from '../dashboard/area-summary';
 import board from '../dashboard/dashboard.module.css';
 import { BackLink } from '../resource/back-link';
 import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
+import { fillRoute } from '../resource/use-screen-routes';
 import { ResourceStoreProvider } from '../resource/store-context';
-import { CMS_MODULE_PAGES } from './modules';
 
-const contentStatuses: readonly Choice[] = [
-  { value: 'draft', label: msg`Draft` },
-  { value: 'published', label: msg`Published` },
-];
-const sliderStatuses: readonly Choice[] = [
-  { value: 'active', label: msg`Active` },
-  { value: 'inactive', label: msg`Inactive` },
-];
+/** A status a card counts its records by, in words. */
+const statusWords: Readonly<Record<string, Choice['label']>> = {
+  draft: msg`Draft`,
+  published: msg`Published`,
+  active: msg`Active`,
+  inactive: msg`Inactive`,
+};
 
-/** The modules built so far, each with its entry, where one record opens and whether it has a form of its own. */
-const MODULES: readonly { module: CmsModule; resource: Resource; edit: string | null; statuses: readonly Choice[] }[] = [
-  { module: 'pages', resource: pages, edit: 'pages/edit', statuses: contentStatuses },
-  { module: 'posts', resource: posts, edit: 'posts/edit', statuses: contentStatuses },
-  { module: 'menus', resource: menus, edit: 'menu/edit', statuses: [] },
-  { module: 'heroSliders', resource: heroSliders, edit: 'hero-slider/edit', statuses: sliderStatuses },
-  { module: 'gallerySliders', resource: gallerySliders, edit: 'gallery-slider/edit', statuses: sliderStatuses },
-  { module: 'media', resource: media, edit: null, statuses: [] },
-  // A food menu opens as it is printed (its form is one tap from there).
-  { module: 'gastro', resource: gastroMenus, edit: 'gastromenu', statuses: contentStatuses },
-];
+interface Card {
+  module: CmsModule;
+  section: CmsSection;
+  resource: Resource;
+  statuses: readonly Choice[];
+}
+
+/** The values of an entry's `status` filter, the figures its card shows besides its totals. */
+function statusesOf(resource: Resource): Choice[] {
+  const status = resource.filters.status as { options?: readonly unknown[] } | undefined;
+  return (status?.options ?? []).flatMap((value) => (typeof value === 'string' && statusWords[value] ? [{ value, label: statusWords[value] }] : []));
+}
+
+let cards: Promise<Card[]> | null = null;
+/** Every CMS module's card, with its entry loaded (the entries live in chunks of their own); asked again after a failure. */
+function loadCards(): Promise<Card[]> {
+  cards ??= Promise.all(
+    CMS_SECTIONS.flatMap((section) => {
+      const { access, card } = section;
+      if (!card || !('module' in access)) return [];
+      return [card.resource().then((resource) => ({ module: access.module, section, resource, statuses: statusesOf(resource) }))];
+    }),
+  ).catch((error: unknown) => {
+    cards = null;
+    throw error;
+  });
+  return cards;
+}
 
 /**
  * /cms/{id} (spec §2): each module the person's role lets them see, with its figures and what
@@ -47,20 +63,25 @@ export function CmsDashboardPage({ title }: PageProps) {
   const { i18n } = useLingui();
   const { id = '' } = useParams<{ id: string }>();
   const { user } = useSession();
+  const loaded = use(loadCards());
   const areas = useMemo<Area[]>(() => {
     if (!user || !hasFeature(user, 'cms')) return [];
-    return MODULES.filter(({ module }) => can(user, module, 'view')).map(({ module, resource, edit, statuses }) => {
-      const base = `/cms/${id}/${CMS_MODULE_PAGES[module].path}`;
-      return {
-        resource: inScope(resource, { websiteId: id }),
-        title: CMS_MODULE_PAGES[module].label,
-        href: base,
-        view: (record) => (edit ? `/cms/${id}/${edit}/${record}` : base),
-        statuses,
-        create: { href: edit ? `${base}/new` : base, allowed: can(user, module, 'manage') },
-      };
-    });
-  }, [id, user]);
+    return loaded
+      .filter(({ module }) => can(user, module, 'view'))
+      .map(({ module, section, resource, statuses }) => {
+        const at = (name: string | undefined) => fillRoute(section.routes[name ?? 'list']!.path, { id });
+        const base = at('list');
+        const open = section.card?.open;
+        return {
+          resource: inScope(resource, { websiteId: id }),
+          title: MODULE[module].name,
+          href: base,
+          view: (record) => (open ? withRecord(at(open), record) : base),
+          statuses,
+          create: { href: at(section.card?.create), allowed: can(user, module, 'manage') },
+        };
+      });
+  }, [id, user, loaded]);
   return (
     <ResourceStoreProvider store={resourceStore}>
       <section className={styles.page}>

@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Send } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'wouter';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { request } from '../../api/request';
 import type { PageProps } from '../../app/routes';
 import { useSession } from '../../app/session';
@@ -88,7 +89,7 @@ export const contactFormsScreen = {
     { name: 'fields', label: msg`Fields`, kind: 'records', item: formFieldItem, itemTitle: 'label', add: msg`Add field` },
   ],
   filters: [{ key: 'isActive', label: msg`Status`, choices: activeChoices }],
-  routes: { list: '/cms/:id/forms', create: '/cms/:id/forms/new', edit: (id: string) => `/cms/:id/forms/edit/${id}`, idParam: 'formId' },
+  routes: screenRoutes(CMS.contactForms, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 type Submitted = { label: string; value: string | number | boolean };

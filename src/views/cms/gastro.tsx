@@ -5,6 +5,7 @@ import { Eye, FolderTree, ListChecks } from 'lucide-react';
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { z } from 'zod/mini';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import type { PageProps } from '../../app/routes';
 import { inScope, MAX_PAGE_SIZE } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
@@ -52,13 +53,7 @@ export const menusScreen = {
   filters: [{ key: 'status', label: msg`Status`, choices: contentStatusChoices }],
   // A new menu is a draft in the language the contract starts it in.
   schemaDefaults: true,
-  routes: {
-    list: '/cms/:id/gastromenu',
-    create: '/cms/:id/gastromenu/new',
-    edit: (id: string) => `/cms/:id/gastromenu/edit/${id}`,
-    view: (id: string) => `/cms/:id/gastromenu/${id}`,
-    idParam: 'menuId',
-  },
+  routes: screenRoutes(CMS.gastro, { list: 'list', create: 'new', edit: 'edit', view: 'menu' }),
 } satisfies ResourceScreen;
 
 export const categoriesScreen = {
@@ -138,12 +133,7 @@ export const itemsScreen = {
   schemaDefaults: true,
   // A dish's scope is its menu (the route's :menuId); its choices are of the website (:id) or the menu.
   scope,
-  routes: {
-    list: '/cms/:id/gastromenu/:menuId',
-    create: '/cms/:id/gastromenu/:menuId/items/new',
-    edit: (id: string) => `/cms/:id/gastromenu/:menuId/items/edit/${id}`,
-    idParam: 'itemId',
-  },
+  routes: screenRoutes(CMS.gastro, { list: 'menu', create: 'newItem', edit: 'editItem' }),
 } satisfies ResourceScreen;
 
 const frame = (page: ReactNode, above: ReactNode = <CmsBackLink />) => (

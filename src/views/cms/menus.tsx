@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { menuItems, menus, pages } from '../../contract/resources/cms';
 import { screenPages } from '../resource/pages';
 import type { ResourceScreen } from '../resource/screen';
@@ -19,7 +20,7 @@ export const menusScreen = {
     { name: 'name', label: msg`Name`, kind: 'text' },
     { name: 'location', label: msg`Location`, kind: 'text', hint: msg`Where the website shows it, such as header or footer` },
   ],
-  routes: { list: '/cms/:id/menu', create: '/cms/:id/menu/new', edit: (id: string) => `/cms/:id/menu/edit/${id}`, idParam: 'menuId' },
+  routes: screenRoutes(CMS.menus, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 const pageSource = { resource: pages };

@@ -2,6 +2,7 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { request } from '../../api/request';
 import type { PageProps } from '../../app/routes';
 import { languageName } from '../../components/intl-formats';
@@ -48,7 +49,7 @@ export const pagesScreen = {
     { name: 'order', label: msg`Order`, kind: 'integer' },
   ],
   filters: [statusFilter],
-  routes: { list: '/cms/:id/pages', create: '/cms/:id/pages/new', edit: (id: string) => `/cms/:id/pages/edit/${id}`, idParam: 'moduleId' },
+  routes: screenRoutes(CMS.pages, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 type PagesScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };

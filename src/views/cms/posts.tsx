@@ -1,6 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { postCategories, posts } from '../../contract/resources/cms';
 import { SectionTabs } from '../../components/section-tabs';
 import { screenPages } from '../resource/pages';
@@ -41,7 +42,7 @@ export const postsScreen = {
     { key: 'status', label: msg`Status`, choices: contentStatusChoices },
     { key: 'category', label: msg`Category`, source: categorySource },
   ],
-  routes: { list: '/cms/:id/posts', create: '/cms/:id/posts/new', edit: (id: string) => `/cms/:id/posts/edit/${id}`, idParam: 'postId' },
+  routes: screenRoutes(CMS.posts, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 export const postCategoriesScreen = {

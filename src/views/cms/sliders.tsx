@@ -1,4 +1,5 @@
 import { msg } from '@lingui/core/macro';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { gallerySliders, gallerySlides, heroSliders, heroSlides } from '../../contract/resources/cms';
 import { screenPages } from '../resource/pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
@@ -28,7 +29,7 @@ export const heroSlidersScreen = {
     { name: 'interval', label: msg`Seconds per slide`, kind: 'integer' },
   ],
   filters: [{ key: 'status', label: msg`Status`, choices: statusChoices }],
-  routes: { list: '/cms/:id/hero-slider', create: '/cms/:id/hero-slider/new', edit: (id: string) => `/cms/:id/hero-slider/edit/${id}`, idParam: 'sliderId' },
+  routes: screenRoutes(CMS.heroSliders, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 export const heroSlidesScreen = {
@@ -58,7 +59,7 @@ export const gallerySlidersScreen = {
     { name: 'status', label: msg`Status`, kind: 'choice', choices: statusChoices },
   ],
   filters: [{ key: 'status', label: msg`Status`, choices: statusChoices }],
-  routes: { list: '/cms/:id/gallery-slider', create: '/cms/:id/gallery-slider/new', edit: (id: string) => `/cms/:id/gallery-slider/edit/${id}`, idParam: 'sliderId' },
+  routes: screenRoutes(CMS.gallerySliders, { list: 'list', create: 'new', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 export const gallerySlidesScreen = {

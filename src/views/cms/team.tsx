@@ -2,8 +2,10 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
+import { CMS, screenRoutes } from '../../app/cms-modules';
 import { SectionTabs } from '../../components/section-tabs';
-import { CMS_MODULES, type RoleInfo } from '../../contract/permissions';
+import { MODULES } from '../../contract/modules';
+import type { RoleInfo } from '../../contract/permissions';
 import { teamMembers, teamRoles } from '../../contract/resources/team';
 import type { Row } from '../../db/resource-store';
 import { accountStatusChoices, personName } from '../admin/accounts';
@@ -11,7 +13,6 @@ import { interfaceLanguageChoices } from '../admin/choices';
 import { BackLink } from '../resource/back-link';
 import { screenPages } from '../resource/pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
-import { CMS_MODULE_PAGES } from './modules';
 
 // Spec §2 /cms/{id}/team, /team/add, /team/edit/{memberId}, /team/roles, /team/roles/add,
 // /team/roles/edit/{roleId}; spec §7 Team. Members and roles are two tabs of one section, behind
@@ -33,7 +34,7 @@ export const levelChoices: readonly Choice[] = [
   { value: 'edit', label: msg`Edit` },
   { value: 'manage', label: msg`Manage (also add and delete)` },
 ];
-const moduleKeys: readonly Choice[] = CMS_MODULES.map((module) => ({ value: module, label: CMS_MODULE_PAGES[module].label }));
+const moduleKeys: readonly Choice[] = MODULES.map((module) => ({ value: module.key, label: module.name }));
 const languageChoices: readonly Choice[] = [{ value: '', label: msg`The default language` }, ...interfaceLanguageChoices];
 
 const labelOf = (choices: readonly Choice[], value: string) => i18n._(choices.find((choice) => choice.value === value)?.label ?? msg`Unknown`);
@@ -50,8 +51,8 @@ function flagsText(row: Row): string {
 /** "Pages: Edit, Media library: View": the modules a role opens, with their level. */
 function levelsText(row: Row): string {
   const levels = (row.cmsPermissions ?? {}) as RoleInfo['cmsPermissions'];
-  return CMS_MODULES.filter((module) => (levels[module] ?? 'none') !== 'none')
-    .map((module) => `${i18n._(CMS_MODULE_PAGES[module].label)}: ${labelOf(levelChoices, levels[module]!)}`)
+  return MODULES.filter((module) => (levels[module.key] ?? 'none') !== 'none')
+    .map((module) => `${i18n._(module.name)}: ${labelOf(levelChoices, levels[module.key]!)}`)
     .join(', ');
 }
 
@@ -77,7 +78,7 @@ export const membersScreen = {
     { key: 'teamRoleId', label: msg`Role`, source: roleSource },
     { key: 'status', label: msg`Status`, choices: accountStatusChoices },
   ],
-  routes: { list: '/cms/:id/team', create: '/cms/:id/team/add', edit: (id: string) => `/cms/:id/team/edit/${id}`, idParam: 'memberId' },
+  routes: screenRoutes(CMS.team, { list: 'list', create: 'add', edit: 'edit' }),
 } satisfies ResourceScreen;
 
 export const rolesScreen = {
@@ -94,7 +95,7 @@ export const rolesScreen = {
     { name: 'permissions', label: msg`Opens`, kind: 'flags', choices: flagChoices },
     { name: 'cmsPermissions', label: msg`Level per CMS module (with Content opened)`, kind: 'choiceMap', keys: moduleKeys, choices: levelChoices },
   ],
-  routes: { list: '/cms/:id/team/roles', create: '/cms/:id/team/roles/add', edit: (id: string) => `/cms/:id/team/roles/edit/${id}`, idParam: 'roleId' },
+  routes: screenRoutes(CMS.team, { list: 'roles', create: 'addRole', edit: 'editRole' }),
 } satisfies ResourceScreen;
 
 /** Back to the website, and the section's two tabs: its members and their roles. */

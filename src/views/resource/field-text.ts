@@ -1,7 +1,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { dateTimeFormat, formatMoney } from '../../components/intl-formats';
-import { CMS_MODULE_NAMES } from '../../contract/module-names';
+import { MODULE } from '../../contract/modules';
 import { messages } from '../../contract/messages';
 import type { CmsModule } from '../../contract/permissions';
 import { media } from '../../contract/resources/cms';
@@ -113,7 +113,7 @@ export function fieldText(field: Field, value: unknown, words: ValueWords): stri
     case 'serviceModules':
       return list(
         (Array.isArray(value) ? value : []).map((entry) => {
-          const name = isObject(entry) ? CMS_MODULE_NAMES[entry.module as CmsModule] : undefined;
+          const name = isObject(entry) ? MODULE[entry.module as CmsModule]?.name : undefined;
           return name ? i18n._(name) : '';
         }),
       );

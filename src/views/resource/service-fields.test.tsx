@@ -88,7 +88,7 @@ describe('the service form', () => {
     type(group('Table booking'), 'Standard', '240');
 
     const modules = group('CMS modules');
-    fireEvent.click(within(modules).getByRole('checkbox', { name: 'Restaurant menus' }));
+    fireEvent.click(within(modules).getByRole('checkbox', { name: 'Gastronomy menus' }));
     type(modules, 'Standard', '390,90');
     type(document.body, 'Position', '20');
     fireEvent.click(screen.getByLabelText('Offered in the website form'));

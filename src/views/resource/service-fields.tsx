@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import { CMS_MODULE_NAMES } from '../../contract/module-names';
+import { MODULE } from '../../contract/modules';
 import { CMS_MODULES, type CmsModule } from '../../contract/permissions';
 import type { Prices, ServiceFeature, ServiceModule } from '../../contract/resources/services';
 import { Button } from '../../components/form/button';
@@ -190,7 +190,7 @@ export function ServiceModulesField({ label, value, error, onChange }: FieldInpu
       <legend className={formStyles.label}>{label}</legend>
       {CMS_MODULES.map((module) => {
         const entry = entryOf(module);
-        const name = i18n._(CMS_MODULE_NAMES[module]);
+        const name = i18n._(MODULE[module].name);
         return (
           <div key={module} className={entry ? styles.entry : styles.module}>
             <label className={formStyles.check}>

@@ -7,6 +7,7 @@ import { Link, useParams } from 'wouter';
 import { useSession, type SessionUser } from '../../app/session';
 import { ImageUpload } from '../../components/image-upload';
 import { fillPath, inScope, titleOf } from '../../contract/resource';
+import { MODULE } from '../../contract/modules';
 import { allows, can, CMS_MODULES, hasFeature, isAdmin, type CmsModule } from '../../contract/permissions';
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
@@ -20,7 +21,6 @@ import styles from '../resource/resource.module.css';
 import type { Column, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
 import { useListPage } from '../resource/use-list-page';
-import { CMS_MODULE_PAGES } from '../cms/modules';
 import { ApiKeyPanel } from './api-key-panel';
 import home from './website-home.module.css';
 
@@ -52,12 +52,12 @@ function homeScreen(user: SessionUser | null): ResourceScreen {
 function FoodMenuTile({ websiteId, menus }: { websiteId: string; menus: ListPage<Row> | null }) {
   const { i18n } = useLingui();
   const only = menus?.pagination.totalItems === 1 ? menus.items[0] : undefined;
-  const base = `/cms/${websiteId}/${CMS_MODULE_PAGES.gastro.path}`;
+  const base = `/cms/${websiteId}/${MODULE.gastro.path}`;
   return (
     <Link href={only ? `${base}/${only.id}` : base} className={`${home.tile} ${home.featured}`}>
       <UtensilsCrossed aria-hidden size={28} className={home.featuredIcon} />
       <span className={home.featuredText}>
-        <span className={home.featuredName}>{only ? titleOf(gastroMenus, only) : i18n._(CMS_MODULE_PAGES.gastro.label)}</span>
+        <span className={home.featuredName}>{only ? titleOf(gastroMenus, only) : i18n._(MODULE.gastro.name)}</span>
         <span className={home.featuredHint}>
           <Trans>Dishes, prices, sold out</Trans>
         </span>
@@ -95,8 +95,8 @@ function SectionLinks({ row, user, menus }: LinksProps) {
           modules
             .filter((module) => !(restaurant && module === 'gastro'))
             .map((module) => (
-              <Link key={module} href={`/cms/${id}/${CMS_MODULE_PAGES[module].path}`} className={home.tile}>
-                {i18n._(CMS_MODULE_PAGES[module].label)}
+              <Link key={module} href={`/cms/${id}/${MODULE[module].path}`} className={home.tile}>
+                {i18n._(MODULE[module].name)}
               </Link>
             ))}
         {cms && (
