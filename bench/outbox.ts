@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
 import { count } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
-import { outboxEntry } from '../src/api/mutations';
+import { outboxEntry } from '../src/db/outbox-entry';
 import { send, sourceText, type Transport } from '../src/api/send';
 import { categories } from '../src/contract/resources/catalogs';
 import { uuidv7 } from '../src/contract/uuid';

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { messages } from '../contract/messages';
 import { DEFAULT_PARTNER_TYPE, PartnerType } from '../contract/resources/partners';
-import { queryString } from './mutations';
+import { queryString } from './paths';
 import { requestData } from './request';
 
 const MyPartnersSchema = z.array(z.object({ _id: z.string(), type: PartnerType }));

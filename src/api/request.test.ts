@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
-import { AUTH_CHANGE_EVENT } from '../app/session';
+import { AUTH_CHANGE_EVENT } from './session';
 import { messages } from '../contract/messages';
 import { ApiError, request, requestData, ValidationError } from './request';
 

@@ -1,6 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { z } from 'zod/mini';
-import { clearSession } from '../app/session';
+import { clearSession } from './session';
 import type { Success } from '../contract/envelope';
 import { toInterfaceLanguage } from '../contract/languages';
 import { apiBase } from './base';
@@ -22,7 +22,7 @@ export function endRejectedSession(token: string | null | undefined): void {
 /**
  * The page's side of a call: token and language from localStorage, messages from Lingui. A visitor
  * who never chose a language hears the server in the one the interface shows (the installation's
- * default, app/interface-language.ts).
+ * default, api/interface-language.ts).
  */
 export function pageTransport(): Transport {
   const token = storedToken();

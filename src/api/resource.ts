@@ -1,13 +1,14 @@
 import { z } from 'zod/mini';
 import { fillPath, type QueryOf, type Resource } from '../contract/resource';
-import { itemPath, queryString, resourceText } from './mutations';
+import { itemPath, queryString } from './paths';
+import { resourceText } from './resource-text';
 import { ApiError, request, requestData } from './request';
 
 /**
  * A resource's reads, derived from its registry entry (DESIGN §3): the entities are parsed with the
  * entry's schema and returned as the server sent them (`_id`), since the cache keeps them so; the
  * store maps `_id` → `id` when it shows them (db/view.ts toRow). Mutations never go from here: they
- * are described in api/mutations.ts and sent through the outbox (db/outbox.ts).
+ * are described in db/outbox-entry.ts and sent through the outbox (db/outbox.ts).
  */
 export function resourceApi<R extends Resource>(resource: R) {
   type Entity = z.output<R['entity']>;

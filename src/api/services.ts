@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import type { InterfaceLanguage } from '../contract/languages';
 import type { PartnerType } from '../contract/resources/partners';
 import { services, ServiceItemSchema, type ServiceItem, type ServiceItemKind } from '../contract/resources/services';
-import { resourceText } from './mutations';
+import { resourceText } from './resource-text';
 import { requestData } from './request';
 
 const PATHS: Record<ServiceItemKind, string> = {

@@ -1,11 +1,11 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen, sessionUser } from '../views/render-screen.test-support';
-import { BrandingProvider } from './branding';
+import { BrandingProvider } from '../api/branding';
 import { AppRoutes, preloadPath } from './routes';
-import { clearSession, type SessionUser } from './session';
+import { clearSession, type SessionUser } from '../api/session';
 
-vi.mock('./auth', () => ({
+vi.mock('../machines/auth', () => ({
   useAuth: () => ({ status: 'idle', error: null, fieldErrors: {}, resetEmail: null, cancel: () => {}, logout: async () => {} }),
 }));
 vi.mock('../components/language-switcher', () => ({ LanguageSwitcher: () => null }));

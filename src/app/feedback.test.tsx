@@ -3,7 +3,8 @@ import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigate } from 'wouter/use-browser-location';
-import { FeedbackHost, toast, useConfirm } from './feedback';
+import { toast, useConfirm } from '../machines/feedback';
+import { FeedbackHost } from './feedback';
 
 function renderHost() {
   return render(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionUser } from '../views/render-screen.test-support';
 import { guard, type Access, type GuardSession } from './guards';
-import type { SessionUser } from './session';
+import type { SessionUser } from '../api/session';
 
 const SITE = '0190a1b2-0000-7000-8000-000000000001';
 

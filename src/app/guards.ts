@@ -1,5 +1,5 @@
 import { isAdmin, isOwner } from '../contract/permissions';
-import { homePath, type SessionUser } from './session';
+import { homePath, type SessionUser } from '../api/session';
 
 /**
  * Who may open a route (spec §2). `signedIn` also covers /websites/{id}, which has only the global

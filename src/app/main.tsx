@@ -1,15 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { storedBranding } from '../api/branding';
+import { activateLanguage } from '../api/catalogs';
+import { interfaceLanguage } from '../api/interface-language';
+import { isAuthenticated } from '../api/session';
 import { dateFormat } from '../components/intl-formats';
+import { keepDeviceDataWithSession } from '../db/device-session';
 import { App } from './app';
-import { storedBranding } from './branding';
-import { activateLanguage } from './i18n';
-import { interfaceLanguage } from './interface-language';
 import { preloadPath } from './routes';
-import { isAuthenticated } from './session';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+keepDeviceDataWithSession();
 
 // The visitor's choice, else the installation's default as last seen (spec §9), so a returning
 // visitor who never chose does not see English first; BrandingProvider applies a changed default.

@@ -8,13 +8,14 @@ import { ForgotPasswordPage } from '../views/auth/forgot-password-page';
 import { LoginPage } from '../views/auth/login-page';
 import { ResetPasswordPage } from '../views/auth/reset-password-page';
 import { VerificationPage } from '../views/auth/verification-page';
-import { useBranding } from './branding';
-import { CMS_SECTIONS, type SectionRoute } from './cms-modules';
+import type { PageProps } from '../views/page';
+import { useBranding } from '../api/branding';
+import { CMS_SECTIONS, type SectionRoute } from '../views/cms-modules';
 import { guard, type Access } from './guards';
-import { loadAllMessages } from './i18n';
-import { lazyScreen } from './lazy-screen';
+import { loadAllMessages } from '../api/catalogs';
+import { lazyScreen } from '../components/lazy-screen';
 import { useScrollRestoration } from './scroll';
-import { readPendingUser, readSession, isAuthenticated, useSession } from './session';
+import { readPendingUser, readSession, isAuthenticated, useSession } from '../api/session';
 
 // Signed-in screens load on demand: the sign-in route, the one every session starts on, stays
 // small. The service worker precaches these chunks, so after the first visit nothing waits.
@@ -59,11 +60,6 @@ const CmsDashboardPage = lazyScreen<PageProps>(() => import('../views/cms/cms-da
 /** A page that can start reading its data before it renders, from its route's parameters. */
 interface Prefetching {
   prefetch(params: Readonly<Record<string, string | undefined>>): void;
-}
-
-/** What a page is given: its route's title. */
-export interface PageProps {
-  title: MessageDescriptor;
 }
 
 export interface RouteEntry {

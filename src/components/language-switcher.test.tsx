@@ -3,13 +3,13 @@ import { I18nProvider } from '@lingui/react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedbackHost } from '../app/feedback';
-import { activateLanguage } from '../app/i18n';
-import { readSession, saveSession } from '../app/session';
+import { activateLanguage } from '../api/catalogs';
+import { readSession, saveSession } from '../api/session';
 import { LanguageSwitcher } from './language-switcher';
 import { ADA, wireUser } from '../api/user.test-support';
 
 // The real catalog import is file IO that outlives a test; i18n.test.ts covers it.
-vi.mock('../app/i18n', () => ({ activateLanguage: vi.fn(async () => {}) }));
+vi.mock('../api/catalogs', () => ({ activateLanguage: vi.fn(async () => {}) }));
 
 const fetchMock = vi.fn<typeof fetch>();
 const reload = vi.fn();

@@ -5,7 +5,7 @@ import { createTestApp } from '../../tests/support/app';
 import { tokenFor } from '../../tests/support/auth';
 import { png } from '../../tests/support/uploads';
 import { seedUser, seedWebsite } from '../../tests/support/users';
-import { outboxEntry } from '../api/mutations';
+import { outboxEntry } from './outbox-entry';
 import { send, sourceText, type Transport } from '../api/send';
 import { orderTag } from '../contract/order';
 import { inScope, type Resource } from '../contract/resource';

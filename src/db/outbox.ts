@@ -51,7 +51,7 @@ type Described = Pick<
 >;
 
 /**
- * A create, update or delete as described by api/mutations.ts, with what the sync panel and the
+ * A create, update or delete as described by db/outbox-entry.ts, with what the sync panel and the
  * replay need besides (reorders: enqueueReorder; uploads: enqueueUpload).
  */
 export type NewEntry = Described & { kind: Exclude<MutationKind, 'reorder' | 'upload'> };

@@ -1,5 +1,5 @@
 import { i18n } from '@lingui/core';
-import { labelTitle, outboxEntry } from '../api/mutations';
+import { labelTitle, outboxEntry } from './outbox-entry';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import type { Pagination } from '../contract/envelope';

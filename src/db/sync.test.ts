@@ -1,8 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearLocalData, db, readSessionMeta } from './database';
+import { keepDeviceDataWithSession } from './device-session';
 import { BACKOFF_MS, enqueue, LOST_BACKOFF_MS } from './outbox';
 import { OFFLINE_RETRY_MS, requestSync, resolve as resolveEntry, startSync } from './sync';
 import { SYNCED_EVENT, type SyncedMessage } from './sync-messages';
+
+// What app/main.tsx does at boot: a sign-out empties the device's data.
+keepDeviceDataWithSession();
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
 const B = '0190d6b0-0000-7000-8000-00000000000b';

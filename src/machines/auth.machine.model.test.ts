@@ -2,7 +2,7 @@ import { createTestModel } from '@xstate/graph';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type Actor, type EventObject, type SnapshotFrom } from 'xstate';
 import { ApiError, ValidationError } from '../api/request';
-import { isAuthenticated, readPendingUser, readResetTicket, readSession, savePendingUser, saveResetTicket, saveSession } from '../app/session';
+import { isAuthenticated, readPendingUser, readResetTicket, readSession, savePendingUser, saveResetTicket, saveSession } from '../api/session';
 import { authMachine, type AuthEvent, type AuthInput } from './auth.machine';
 import { ADA } from '../api/user.test-support';
 

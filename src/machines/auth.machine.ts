@@ -5,7 +5,7 @@ import type { LoginResult } from '../api/auth';
 import { ApiError, ValidationError } from '../api/request';
 import { storeLanguage } from '../api/storage';
 import type { SessionUser } from '../api/user';
-import { activateLanguage } from '../app/i18n';
+import { activateLanguage } from '../api/catalogs';
 import {
   clearPendingUser,
   clearResetTicket,
@@ -16,7 +16,7 @@ import {
   saveResetTicket,
   saveSession,
   type ResetTicket,
-} from '../app/session';
+} from '../api/session';
 import { messages } from '../contract/messages';
 
 export interface AuthContext {

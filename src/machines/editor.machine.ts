@@ -1,10 +1,10 @@
 import { assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
-import { toast } from '../app/feedback';
-import { fieldErrors } from '../components/form/field-errors';
+import { toast } from './feedback';
+import { fieldErrors } from '../contract/field-errors';
 import type { Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import type { Cached, Mutation, Outcome, Row } from '../db/resource-store';
-import { resourceText } from '../api/mutations';
+import { resourceText } from '../api/resource-text';
 import { reasonOf } from './reason';
 import { unprovidedActors } from './store-actors';
 import type { ToastKind } from './toast.machine';

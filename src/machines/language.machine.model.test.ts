@@ -3,8 +3,8 @@ import { createTestModel } from '@xstate/graph';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type EventObject, type SnapshotFrom } from 'xstate';
 import { ApiError } from '../api/request';
-import { activateLanguage } from '../app/i18n';
-import { readSession, saveSession } from '../app/session';
+import { activateLanguage } from '../api/catalogs';
+import { readSession, saveSession } from '../api/session';
 import { languageMachine, type LanguageEvent } from './language.machine';
 import type { ToastKind } from './toast.machine';
 import { ADA } from '../api/user.test-support';
@@ -17,7 +17,7 @@ const SERVER_LANGUAGES = [
 const RELOAD_MS = 500;
 
 // Loading a catalog is real file IO that would finish during a later test and switch its language.
-vi.mock('../app/i18n', () => ({ activateLanguage: vi.fn(async () => {}) }));
+vi.mock('../api/catalogs', () => ({ activateLanguage: vi.fn(async () => {}) }));
 
 const EVENTS = [
   { type: 'language.select', code: 'de' },

@@ -1,8 +1,8 @@
 import { assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
-import { toast } from '../app/feedback';
+import { toast } from './feedback';
 import { DEFAULT_PAGE_SIZE, MAX_ORDERED_CHILDREN, type Resource } from '../contract/resource';
 import type { Cached, ListPage, Outcome, Row } from '../db/resource-store';
-import { resourceText } from '../api/mutations';
+import { resourceText } from '../api/resource-text';
 import { reasonOf } from './reason';
 import { unprovidedActors, type ListQuery } from './store-actors';
 import type { ToastKind } from './toast.machine';

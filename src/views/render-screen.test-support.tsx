@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import type { SessionUser } from '../app/session';
+import type { SessionUser } from '../api/session';
 
 /** Renders a screen at `path` in memory; `path()` tells where it navigated since. */
 export function renderScreen(ui: ReactNode, { path = '/' }: { path?: string } = {}) {

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { z } from 'zod/mini';
 import { messages } from '../../contract/messages';
-import { fieldErrors } from './field-errors';
+import { fieldErrors } from '../../contract/field-errors';
 
 const catalogue = new Map<string, { id: string; message: string }>(Object.values(messages).map((m) => [m.id, m]));
 

@@ -2,7 +2,7 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { useState } from 'react';
 import type { z } from 'zod/mini';
 import { ValidationError } from '../../api/request';
-import { fieldErrors } from './field-errors';
+import { fieldErrors } from '../../contract/field-errors';
 import { useFieldErrors } from './use-field-errors';
 
 /**

@@ -4,7 +4,7 @@ import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { request } from '../../api/request';
-import { useConfirm, useToast } from '../../app/feedback';
+import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { MAX_PAGE_SIZE } from '../../contract/resource';

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useParams } from 'wouter';
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { resourceStore } from '../../db/store';
-import type { PageProps } from '../../app/routes';
+import type { PageProps } from '../page';
 import { screenPages } from '../resource/pages';
 import { ResourceListPage } from '../resource/resource-list-page';
 import type { Column, Field, ResourceScreen } from '../resource/screen';

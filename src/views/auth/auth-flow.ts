@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
-import { useAuth } from '../../app/auth';
+import { useAuth } from '../../machines/auth';
 
 type AuthStatus = ReturnType<typeof useAuth>['status'];
 

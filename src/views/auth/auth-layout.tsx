@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useBranding } from '../../app/branding';
+import { useBranding } from '../../api/branding';
 import styles from './auth.module.css';
 
 interface AuthLayoutProps {

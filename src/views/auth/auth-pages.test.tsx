@@ -1,7 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { useAuth } from '../../app/auth';
+import type { useAuth } from '../../machines/auth';
 import { renderScreen } from '../render-screen.test-support';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { LoginPage } from './login-page';
@@ -15,8 +15,8 @@ const mocks = vi.hoisted(() => ({
   toast: { success: vi.fn(), error: vi.fn(), info: vi.fn(), warning: vi.fn() },
 }));
 
-vi.mock('../../app/auth', () => ({ useAuth: () => mocks.auth }));
-vi.mock('../../app/feedback', () => ({ useToast: () => mocks.toast }));
+vi.mock('../../machines/auth', () => ({ useAuth: () => mocks.auth }));
+vi.mock('../../machines/feedback', () => ({ useToast: () => mocks.toast }));
 
 beforeEach(() => {
   localStorage.clear();

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useAuth } from '../../app/auth';
+import { useAuth } from '../../machines/auth';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';

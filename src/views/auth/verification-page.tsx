@@ -1,8 +1,8 @@
 import { Trans } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
-import { useAuth } from '../../app/auth';
-import { readPendingUser } from '../../app/session';
+import { useAuth } from '../../machines/auth';
+import { readPendingUser } from '../../api/session';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { useFieldErrors } from '../../components/form/use-field-errors';

@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { contactForms } from '../../contract/resources/contact-forms';
 import { clearLocalData } from '../../db/database';

@@ -6,11 +6,11 @@ import { CloudUpload, FolderTree, ListChecks, Pencil, Plus, Printer } from 'luci
 import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useParams } from 'wouter';
-import { resourceText } from '../../api/mutations';
+import { resourceText } from '../../api/resource-text';
 import { ApiError } from '../../api/request';
-import { catalogOf } from '../../app/i18n';
-import type { PageProps } from '../../app/routes';
-import { useSession } from '../../app/session';
+import { catalogOf } from '../../api/catalogs';
+import type { PageProps } from '../page';
+import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { formatMoney } from '../../components/intl-formats';

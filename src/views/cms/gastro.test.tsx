@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { inScope } from '../../contract/resource';
 import { DEFAULT_ALLERGENS, gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';

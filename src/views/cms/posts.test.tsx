@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { posts } from '../../contract/resources/cms';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
-import { CMS, screenRoutes } from '../../app/cms-modules';
+import { CMS, screenRoutes } from '../cms-modules';
 import { postCategories, posts } from '../../contract/resources/cms';
 import { SectionTabs } from '../../components/section-tabs';
 import { screenPages } from '../resource/pages';

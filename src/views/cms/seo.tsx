@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
-import type { PageProps } from '../../app/routes';
+import type { PageProps } from '../page';
 import { seo } from '../../contract/resources/cms';
 import { resourceStore } from '../../db/store';
 import { BackLink } from '../resource/back-link';

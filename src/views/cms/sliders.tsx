@@ -1,5 +1,5 @@
 import { msg } from '@lingui/core/macro';
-import { CMS, screenRoutes } from '../../app/cms-modules';
+import { CMS, screenRoutes } from '../cms-modules';
 import { gallerySliders, gallerySlides, heroSliders, heroSlides } from '../../contract/resources/cms';
 import { screenPages } from '../resource/pages';
 import type { Choice, ResourceScreen } from '../resource/screen';

@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
-import { CMS, screenRoutes } from '../../app/cms-modules';
+import { CMS, screenRoutes } from '../cms-modules';
 import { SectionTabs } from '../../components/section-tabs';
 import { MODULES } from '../../contract/modules';
 import type { RoleInfo } from '../../contract/permissions';

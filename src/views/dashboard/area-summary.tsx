@@ -9,7 +9,7 @@ import { StatBoxes } from '../../components/stat-boxes';
 import { RECENT_DAYS, titleOf, type Resource } from '../../contract/resource';
 import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
-import { resourceText } from '../../api/mutations';
+import { resourceText } from '../../api/resource-text';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors } from '../../machines/store-actors';
 import { LoadProblem } from '../resource/offline-note';

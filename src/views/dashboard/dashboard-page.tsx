@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'wouter';
-import type { PageProps } from '../../app/routes';
+import type { PageProps } from '../page';
 import { admins, users } from '../../contract/resources/accounts';
 import { partners } from '../../contract/resources/partners';
 import { websites } from '../../contract/resources/websites';

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useParams } from 'wouter';
-import type { PageProps } from '../../app/routes';
-import { useSession } from '../../app/session';
+import type { PageProps } from '../page';
+import { useSession } from '../../api/session';
 import { isAdmin } from '../../contract/permissions';
 import { partners } from '../../contract/resources/partners';
 import { resourceStore } from '../../db/store';

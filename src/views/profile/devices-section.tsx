@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Monitor, Smartphone } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { fetchDevices, signOutDevice, type ProfileDevice } from '../../api/profile';
-import { useConfirm, useToast } from '../../app/feedback';
+import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { dateTimeFormat } from '../../components/intl-formats';

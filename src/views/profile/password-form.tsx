@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { changePassword } from '../../api/profile';
-import { useToast } from '../../app/feedback';
+import { useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProfileDevice } from '../../api/profile';
 import { ValidationError } from '../../api/request';
-import { readSession } from '../../app/session';
+import { readSession } from '../../api/session';
 import { renderScreen, sessionUser } from '../render-screen.test-support';
 import { ProfilePage } from './profile-page';
 
@@ -18,7 +18,7 @@ const mocks = vi.hoisted(() => ({
   confirm: vi.fn(),
 }));
 vi.mock('../../api/profile', () => mocks.api);
-vi.mock('../../app/feedback', () => ({ useToast: () => mocks.toast, useConfirm: () => ({ confirm: mocks.confirm }) }));
+vi.mock('../../machines/feedback', () => ({ useToast: () => mocks.toast, useConfirm: () => ({ confirm: mocks.confirm }) }));
 
 const stored = sessionUser({ firstName: 'Anna', lastName: 'Berg', username: 'anna' });
 

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react';
 import { useState, type ComponentType } from 'react';
-import { lazyScreen } from '../../app/lazy-screen';
+import { lazyScreen } from '../../components/lazy-screen';
 import { CheckboxField, CheckboxGroupField } from '../../components/form/choice-fields';
 import { SelectField } from '../../components/form/select-field';
 import formStyles from '../../components/form/form.module.css';

@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import { useSession } from '../../app/session';
+import { useSession } from '../../api/session';
 import { allows, type Policy } from '../../contract/permissions';
 import styles from './resource.module.css';
 

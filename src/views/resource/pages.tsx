@@ -1,8 +1,8 @@
 import type { MessageDescriptor } from '@lingui/core';
 import type { ComponentType, ReactNode } from 'react';
 import { useParams } from 'wouter';
-import type { PageProps } from '../../app/routes';
-import { readSession } from '../../app/session';
+import type { PageProps } from '../page';
+import { readSession } from '../../api/session';
 import { allows } from '../../contract/permissions';
 import { inScope, type Operation } from '../../contract/resource';
 import { prefetchList } from '../../db/resource-store';

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Camera, CloudUpload, ImageOff, ImageUp, Images, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
-import { useSession } from '../../app/session';
+import { useSession } from '../../api/session';
 import { ApiError } from '../../api/send';
 import { IMAGE_TYPES } from '../../api/upload';
 import { Button } from '../../components/form/button';

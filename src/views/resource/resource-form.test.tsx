@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { categories, languages, subcategories } from '../../contract/resources/catalogs';
 import { Route } from 'wouter';
 import { languagesScreen, subcategoriesScreen } from '../admin/catalogs';

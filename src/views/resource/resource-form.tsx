@@ -9,7 +9,7 @@ import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { useFieldErrors } from '../../components/form/use-field-errors';
 import { FormDialog } from '../../components/form-dialog';
-import { resourceText } from '../../api/mutations';
+import { resourceText } from '../../api/resource-text';
 import type { Row } from '../../db/resource-store';
 import { editedFields, editorMachine, hasUnsavedChanges, type Values } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
@@ -25,7 +25,7 @@ import { useRecordNames } from './use-record-names';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useScopedResource } from './use-scoped-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
-import { useSession, type SessionUser } from '../../app/session';
+import { useSession, type SessionUser } from '../../api/session';
 import { allows, isAdmin } from '../../contract/permissions';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;

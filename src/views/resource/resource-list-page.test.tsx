@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { categories, subcategories } from '../../contract/resources/catalogs';
 import { categoriesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { sessionUser } from '../render-screen.test-support';

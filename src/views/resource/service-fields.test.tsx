@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { services } from '../../contract/resources/services';
 import { servicesScreen } from '../admin/services';

@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { screen, waitFor } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
+import { toast } from '../../machines/feedback';
 import { inScope } from '../../contract/resource';
 import { gastroCategories, gastroItems } from '../../contract/resources/gastro';
 import { clearLocalData, type WireRow } from '../../db/database';

@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import { useEffect, useEffectEvent } from 'react';
 import { useLocation } from 'wouter';
-import { useConfirm } from '../../app/feedback';
+import { useConfirm } from '../../machines/feedback';
 
 /** Marks the history entry a dirty form adds (see onBack). */
 const GUARD = 'unsavedGuard';

@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrandingProvider } from '../../app/branding';
+import { BrandingProvider } from '../../api/branding';
 import { Footer, footerLinks } from './footer';
 
 const HELP = 'https://help.example';

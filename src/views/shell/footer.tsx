@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useBranding } from '../../app/branding';
+import { useBranding } from '../../api/branding';
 import type { WhiteLabelConfig } from '../../contract/branding';
 import styles from './shell.module.css';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSession, useSession, type SessionUser } from '../../app/session';
+import { readSession, useSession, type SessionUser } from '../../api/session';
 import type { RoleInfo } from '../../contract/permissions';
 import { renderScreen, sessionUser } from '../render-screen.test-support';
 import { useFreshRole } from './fresh-role';

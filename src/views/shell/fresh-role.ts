@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { fetchProfile } from '../../api/profile';
-import { updateStoredUser, type SessionUser } from '../../app/session';
+import { updateStoredUser, type SessionUser } from '../../api/session';
 
 /**
  * A team member's role can change while they are signed in, and the server applies it on their

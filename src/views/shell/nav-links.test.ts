@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionUser } from '../render-screen.test-support';
-import type { SessionUser } from '../../app/session';
+import type { SessionUser } from '../../api/session';
 import type { RoleInfo } from '../../contract/permissions';
 import { activeHref, navLinks } from './nav-links';
 

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { SessionUser } from '../../app/session';
+import type { SessionUser } from '../../api/session';
 import { hasFeature, isAdmin } from '../../contract/permissions';
 
 export type NavIcon = 'dashboard' | 'users' | 'partners' | 'websites' | 'languages' | 'admins' | 'cms' | 'seo' | 'team' | 'settings';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { fetchMyPartnerIds } from '../../api/partners';
-import type { SessionUser } from '../../app/session';
+import type { SessionUser } from '../../api/session';
 
 /** Loaded for partners only: nobody else's sidebar depends on them. */
 export function usePartnerIds(user: SessionUser | null): string[] {

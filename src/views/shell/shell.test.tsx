@@ -1,15 +1,15 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BrandingProvider } from '../../app/branding';
-import { updateStoredUser, type SessionUser } from '../../app/session';
+import { BrandingProvider } from '../../api/branding';
+import { updateStoredUser, type SessionUser } from '../../api/session';
 import type { RoleInfo } from '../../contract/permissions';
 import { renderScreen, sessionUser } from '../render-screen.test-support';
 import { useListControls } from './list-controls';
 import { Shell } from './shell';
 
 const mocks = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
-vi.mock('../../app/auth', () => ({ useAuth: () => ({ logout: mocks.logout }) }));
+vi.mock('../../machines/auth', () => ({ useAuth: () => ({ logout: mocks.logout }) }));
 // The switcher has its own tests; here it would only add its requests.
 vi.mock('../../components/language-switcher', () => ({ LanguageSwitcher: () => null }));
 

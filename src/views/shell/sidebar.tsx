@@ -15,8 +15,8 @@ import {
 } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useBranding } from '../../app/branding';
-import { homePath, useSession } from '../../app/session';
+import { useBranding } from '../../api/branding';
+import { homePath, useSession } from '../../api/session';
 import { useFreshRole } from './fresh-role';
 import { activeHref, navLinks, type NavIcon } from './nav-links';
 import { usePartnerIds } from './partner-ids';

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
-import { useConfirm } from '../../app/feedback';
+import { useConfirm } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { QueuedFile } from '../../components/queued-file';
 import { UploadFailure } from '../../components/upload-failure';

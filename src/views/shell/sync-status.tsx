@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Cloud, CloudAlert, CloudOff, CloudUpload } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useToast } from '../../app/feedback';
+import { useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { useDismiss } from '../../components/use-dismiss';
 import type { OutboxEntry, OutboxStatus } from '../../db/database';

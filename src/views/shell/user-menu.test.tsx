@@ -1,12 +1,16 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthProvider } from '../../app/auth';
+import { AuthProvider } from '../../machines/auth';
 import { FeedbackHost } from '../../app/feedback';
 import { db } from '../../db/database';
+import { keepDeviceDataWithSession } from '../../db/device-session';
 import { enqueue } from '../../db/outbox';
 import { renderScreen, sessionUser } from '../render-screen.test-support';
 import { UserMenu } from './user-menu';
+
+// What app/main.tsx does at boot: a sign-out empties the device's data.
+keepDeviceDataWithSession();
 
 const ID = '0190d6b0-0000-7000-8000-00000000000a';
 const fetchMock = vi.fn<typeof fetch>();

@@ -6,8 +6,8 @@ import { useEffect, useEffectEvent, useId, useMemo, useState, type ComponentType
 import { useLocation } from 'wouter';
 import { fetchMyPartnerType } from '../../api/partners';
 import { fetchAllServiceItems } from '../../api/services';
-import type { PageProps } from '../../app/routes';
-import { useSession, type SessionUser } from '../../app/session';
+import type { PageProps } from '../page';
+import { useSession, type SessionUser } from '../../api/session';
 import { Button } from '../../components/form/button';
 import { FormAlert } from '../../components/form/form-alert';
 import { TextField } from '../../components/form/text-field';

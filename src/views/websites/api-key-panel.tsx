@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod/mini';
 import { ApiError, request, requestData } from '../../api/request';
 import { ifMatch } from '../../api/send';
-import { useConfirm, useToast } from '../../app/feedback';
+import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';

@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ExternalLink, ImageOff, UtensilsCrossed } from 'lucide-react';
 import { useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
-import { useSession, type SessionUser } from '../../app/session';
+import { useSession, type SessionUser } from '../../api/session';
 import { ImageUpload } from '../../components/image-upload';
 import { fillPath, inScope, titleOf } from '../../contract/resource';
 import { MODULE } from '../../contract/modules';

@@ -1,8 +1,8 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
-import { refreshBranding, useBranding } from '../../../app/branding';
-import type { PageProps } from '../../../app/routes';
+import { refreshBranding, useBranding } from '../../../api/branding';
+import type { PageProps } from '../../page';
 import { ImageUpload } from '../../../components/image-upload';
 import { settings } from '../../../contract/resources/settings';
 import { resourceStore } from '../../../db/store';

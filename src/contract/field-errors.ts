@@ -1,4 +1,4 @@
-import { messages } from '../../contract/messages';
+import { messages } from './messages';
 
 const catalogIds = new Set(Object.values(messages).map((descriptor) => descriptor.id));
 

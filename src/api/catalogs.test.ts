@@ -6,7 +6,7 @@ import { messages } from '../contract/messages';
 // fresh modules, so which catalog a language has loaded starts over.
 const fresh = async () => {
   vi.resetModules();
-  const [{ i18n }, own] = await Promise.all([import('@lingui/core'), import('./i18n')]);
+  const [{ i18n }, own] = await Promise.all([import('@lingui/core'), import('./catalogs')]);
   return { i18n, ...own };
 };
 

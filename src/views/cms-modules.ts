@@ -4,8 +4,8 @@ import type { ComponentType } from 'react';
 import { MODULE } from '../contract/modules';
 import type { CmsModule, Feature } from '../contract/permissions';
 import type { Resource } from '../contract/resource';
-import type { ResourceScreen } from '../views/resource/screen';
-import type { PageProps } from './routes';
+import type { ResourceScreen } from './resource/screen';
+import type { PageProps } from './page';
 
 // Each part of a website's CMS as the app shows it: its routes under /cms/{id} (its screens, in a
 // chunk of their own) and its dashboard card. The route table, the screens' own routes and the
@@ -80,7 +80,7 @@ const cms = () => import('../contract/resources/cms');
  */
 export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
   pages: cmsModule('pages', {
-    screens: () => import('../views/cms/pages'),
+    screens: () => import('./cms/pages'),
     routes: {
       list: { path: '', page: 'PagesPage' },
       new: { path: '/new', title: msg`New page`, page: 'PageNewPage' },
@@ -89,7 +89,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => cms().then((m) => m.pages), open: 'edit', create: 'new' },
   }),
   menus: cmsModule('menus', {
-    screens: () => import('../views/cms/menus'),
+    screens: () => import('./cms/menus'),
     routes: {
       list: { path: '', page: 'MenusPage' },
       new: { path: '/new', title: msg`New menu`, page: 'MenuNewPage' },
@@ -98,7 +98,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => cms().then((m) => m.menus), open: 'edit', create: 'new' },
   }),
   posts: cmsModule('posts', {
-    screens: () => import('../views/cms/posts'),
+    screens: () => import('./cms/posts'),
     routes: {
       list: { path: '', page: 'PostsPage' },
       new: { path: '/new', title: msg`New post`, page: 'PostNewPage' },
@@ -108,7 +108,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => cms().then((m) => m.posts), open: 'edit', create: 'new' },
   }),
   heroSliders: cmsModule('heroSliders', {
-    screens: () => import('../views/cms/sliders'),
+    screens: () => import('./cms/sliders'),
     routes: {
       list: { path: '', page: 'HeroSlidersPage' },
       new: { path: '/new', title: msg`New hero slider`, page: 'HeroSliderNewPage' },
@@ -117,7 +117,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => cms().then((m) => m.heroSliders), open: 'edit', create: 'new' },
   }),
   gallerySliders: cmsModule('gallerySliders', {
-    screens: () => import('../views/cms/sliders'),
+    screens: () => import('./cms/sliders'),
     routes: {
       list: { path: '', page: 'GallerySlidersPage' },
       new: { path: '/new', title: msg`New gallery slider`, page: 'GallerySliderNewPage' },
@@ -126,13 +126,13 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => cms().then((m) => m.gallerySliders), open: 'edit', create: 'new' },
   }),
   media: cmsModule('media', {
-    screens: () => import('../views/cms/media'),
+    screens: () => import('./cms/media'),
     routes: { list: { path: '', page: 'MediaPage' } },
     // Files are added and opened on the library's own page.
     card: { resource: () => cms().then((m) => m.media) },
   }),
   contactForms: cmsModule('contactForms', {
-    screens: () => import('../views/cms/contact-forms'),
+    screens: () => import('./cms/contact-forms'),
     routes: {
       list: { path: '', page: 'ContactFormsPage' },
       new: { path: '/new', title: msg`New contact form`, page: 'ContactFormNewPage' },
@@ -143,7 +143,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => import('../contract/resources/contact-forms').then((m) => m.contactForms), open: 'edit', create: 'new' },
   }),
   gastro: cmsModule('gastro', {
-    screens: () => import('../views/cms/gastro'),
+    screens: () => import('./cms/gastro'),
     routes: {
       list: { path: '', page: 'GastroMenusPage' },
       new: { path: '/new', title: msg`New gastronomy menu`, page: 'GastroMenuNewPage' },
@@ -160,7 +160,7 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
     card: { resource: () => import('../contract/resources/gastro').then((m) => m.gastroMenus), open: 'menu', create: 'new' },
   }),
   team: section({ feature: 'team' }, 'team', msg`Team`, {
-    screens: () => import('../views/cms/team'),
+    screens: () => import('./cms/team'),
     routes: {
       list: { path: '', page: 'TeamPage' },
       add: { path: '/add', title: msg`Add team member`, page: 'TeamMemberNewPage' },

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { waitFor, type ActorRefFrom } from 'xstate';
-import { authMachine, type AuthStatus } from '../machines/auth.machine';
-import { isAuthenticated, readPendingUser, readResetTicket, subscribeSession } from './session';
+import { authMachine, type AuthStatus } from './auth.machine';
+import { isAuthenticated, readPendingUser, readResetTicket, subscribeSession } from '../api/session';
 
 type AuthActor = ActorRefFrom<typeof authMachine>;
 

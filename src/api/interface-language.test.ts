@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pageTransport } from '../api/request';
-import { chosenLanguage } from '../api/storage';
+import { pageTransport } from './request';
+import { chosenLanguage } from './storage';
 import { applyDefaultLanguage, interfaceLanguage } from './interface-language';
 
 beforeEach(() => localStorage.clear());

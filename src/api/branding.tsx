@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { readStored } from '../api/storage';
-import { fetchBranding } from '../api/white-label';
+import { readStored } from './storage';
+import { fetchBranding } from './white-label';
 import { DEFAULT_BRANDING, WhiteLabelConfigSchema, type WhiteLabelConfig } from '../contract/branding';
 import { applyDefaultLanguage } from './interface-language';
 

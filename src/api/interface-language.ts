@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core';
-import { chosenLanguage } from '../api/storage';
+import { chosenLanguage } from './storage';
 import { DEFAULT_LANGUAGE, type InterfaceLanguage } from '../contract/languages';
-import { activateLanguage } from './i18n';
+import { activateLanguage } from './catalogs';
 
 /**
  * Which language the interface speaks (spec §9): a person's explicit choice always (the switcher,

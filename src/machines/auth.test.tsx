@@ -2,7 +2,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider, useAuth } from './auth';
-import { clearSession, readPendingUser, readResetTicket, readSession, savePendingUser, saveSession, useSession } from './session';
+import { clearSession, readPendingUser, readResetTicket, readSession, savePendingUser, saveSession, useSession } from '../api/session';
 import { ADA, wireUser } from '../api/user.test-support';
 
 const fetchMock = vi.fn<typeof fetch>();

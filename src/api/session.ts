@@ -1,9 +1,9 @@
 import { useMemo, useSyncExternalStore } from 'react';
-import { readStored, TOKEN_KEY } from '../api/storage';
-import { SessionUserSchema, type SessionUser } from '../api/user';
+import { readStored, TOKEN_KEY } from './storage';
+import { SessionUserSchema, type SessionUser } from './user';
 import { isAdmin } from '../contract/permissions';
 
-export type { SessionUser } from '../api/user';
+export type { SessionUser } from './user';
 
 /** Dispatched on window after every change to the stored session, so the header and guards re-read it. */
 export const AUTH_CHANGE_EVENT = 'auth-change';
@@ -62,12 +62,17 @@ export function isAuthenticated(): boolean {
   return authenticated(readSession());
 }
 
-/**
- * The device's IndexedDB, loaded on first use: the sign-in route, where every session starts,
- * must not carry Dexie (its budget is 2× a bare React page).
- */
-function onDevice(what: string, task: (database: typeof import('../db/database')) => Promise<void>): void {
-  import('../db/database').then(task).catch((error: unknown) => console.warn(`Could not ${what}`, error));
+/** What the device's data does when a session starts or ends: db/device-session.ts, a layer above, sets it at boot. */
+export interface SessionFollower {
+  started(userId: string): void;
+  /** `keepUnsentOf`: the user whose unsent changes stay (a session the server rejected). */
+  ended(keepUnsentOf: string | undefined): void;
+}
+
+let follower: SessionFollower | null = null;
+
+export function followSession(next: SessionFollower): void {
+  follower = next;
 }
 
 export function saveSession(token: string, user: SessionUser): void {
@@ -75,7 +80,7 @@ export function saveSession(token: string, user: SessionUser): void {
   localStorage.setItem(USER_KEY, JSON.stringify(user));
   localStorage.removeItem(PENDING_USER_KEY);
   // The service worker gets the token from db/sync.ts, which shares it before every replay it asks for.
-  onDevice('check the unsent changes', (database) => database.claimUnsent(user.id));
+  follower?.started(user.id);
   announce();
 }
 
@@ -97,7 +102,7 @@ export function clearSession({ rejected = false } = {}): void {
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(PENDING_USER_KEY);
   announce();
-  onDevice('clear the local data', (database) => database.clearLocalData(userId));
+  follower?.ended(userId);
 }
 
 export function readPendingUser(): { emailOrUsername: string } | null {

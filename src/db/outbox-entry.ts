@@ -1,7 +1,9 @@
-import { i18n, type MessageDescriptor } from '@lingui/core';
-import { fillPath, parentIdOf, resourceMessages, type Resource } from '../contract/resource';
-import { entityKey, type NewEntry } from '../db/outbox';
-import type { Mutation } from '../db/resource-store';
+import { i18n } from '@lingui/core';
+import { itemPath } from '../api/paths';
+import { resourceText } from '../api/resource-text';
+import { fillPath, parentIdOf, type Resource } from '../contract/resource';
+import { entityKey, type NewEntry } from './outbox';
+import type { Mutation } from './resource-store';
 
 /* What a mutation sends, described without sending it: the page, the outbox and the service worker share this (no window, no session). */
 
@@ -16,31 +18,8 @@ export interface MutationRequest {
   baseVersion: number | null;
 }
 
-/** A list's query string: empty values are left out (spec §5), the rest in the order given. */
-export function queryString(query: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null || value === '') continue;
-    params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/** Where a record lives: the item path of an entry in its scope (inScope), with the record's id. */
-export function itemPath(resource: Pick<Resource, 'paths' | 'itemParam'>, id: string): string {
-  return fillPath(resource.paths.item, resource.itemParam ? { [resource.itemParam]: id } : {});
-}
-
 /** Where a new record is posted. */
 const createPath = (resource: Resource) => fillPath(resource.paths.create ?? resource.paths.list ?? resource.paths.item, {});
-
-/** One of a resource's spec §8 messages in the interface language ("Failed to update category"): a call's fallback too. */
-export function resourceText(resource: Resource, key: keyof ReturnType<typeof resourceMessages>): string {
-  const [descriptor, values] = resourceMessages(resource, (d: MessageDescriptor) => i18n._(d))[key];
-  // Not `i18n._({ ...descriptor, values })`: the catalog extractor trips over a spread literal there.
-  return i18n._(descriptor.id, values, { message: descriptor.message });
-}
 
 /** The request a mutation makes: POST with the client's `_id`, PUT with the changed fields, DELETE; the base version of both. */
 export function describeMutation(resource: Resource, mutation: Mutation): MutationRequest {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { messages } from '../../contract/messages';
+import { messages } from './messages';
 import { fieldErrors } from './field-errors';
 
 const { pinFormat, emailFormat, invalidValue } = messages;
