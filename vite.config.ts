@@ -1,5 +1,6 @@
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { VitePWA } from 'vite-plugin-pwa';
 import { BOOT_SOURCES } from './lingui.config.ts';
@@ -52,10 +53,20 @@ export default defineConfig({
   },
   server: { proxy: { '/api': 'http://127.0.0.1:9112' } },
   test: {
+    // Vitest keeps a core for itself by default, which on two cores runs one file at a time; its own
+    // share is small (the files spend their time in PGlite and React, not in Vitest).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
-        test: { name: 'server', environment: 'node', include: serverOnly, testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: serverOnly,
+          globalSetup: ['tests/support/migrated-stores.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         extends: true,

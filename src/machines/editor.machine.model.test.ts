@@ -100,6 +100,68 @@ function describePath(steps: readonly { event: EventObject }[]): string {
   return steps.slice(1).map(({ event }) => `${event.type.replace('xstate.', '')} ${detail(event as never)}`.trim()).join(' → ') || 'start';
 }
 
+type Where = Snapshot['value'];
+const editing = (form: 'clean' | 'dirty', refresh: 'idle' | 'running' | 'offline' = 'idle'): Where => ({ editing: { form, refresh } });
+
+/**
+ * Where the editor must be after `event`, from where it was: the form's rules written out apart from
+ * the machine. The path's own state is the machine's answer, so comparing with it proves nothing.
+ */
+function expectedAfter(before: Snapshot, event: EditorEvent): Where {
+  const { context } = before;
+  const at = (state: string) => before.matches(state as never);
+  const refresh = (before.value as { editing?: { refresh: 'idle' | 'running' | 'offline' } }).editing?.refresh ?? 'idle';
+  const form = (values: Values) => (editedFields({ original: context.original, values }).length > 0 ? 'dirty' : 'clean');
+  switch (event.type) {
+    case 'xstate.done.actor.readRecord':
+      if (!at('loading.reading')) break;
+      // This device's copy shows at once and the server is asked meanwhile; without one, the server only.
+      return event.output ? editing('clean', 'running') : { loading: 'fetching' };
+    case 'xstate.error.actor.readRecord':
+      return at('loading.reading') ? { loading: 'fetching' } : before.value;
+    case 'xstate.done.actor.fetchRecord':
+      if (at('loading.fetching')) return editing('clean');
+      // A refresh never turns typed input into the server's: the form stays as it was.
+      return at('editing.refresh.running') ? editing(form(context.values), 'idle') : before.value;
+    case 'xstate.error.actor.fetchRecord':
+      if (at('loading.fetching')) return 'loadFailed';
+      // Without a copy on show nothing is stale; a copy that could not be refreshed is shown as offline.
+      return at('editing.refresh.running') ? editing(form(context.values), context.cachedAt === null ? 'idle' : 'offline') : before.value;
+    case 'record.reload':
+      return at('loadFailed') ? { loading: 'reading' } : before.value;
+    case 'record.refresh':
+      return at('editing') && !context.isNew ? editing(form(context.values), 'running') : before.value;
+    case 'field.change': {
+      if (!at('editing') && !at('failed')) break;
+      return editing(form({ ...context.values, [event.name]: event.value }), at('editing') ? refresh : 'idle');
+    }
+    case 'record.save': {
+      if (!at('editing') && !at('failed')) break;
+      const edited = editedFields(context);
+      if (!context.isNew && edited.length === 0) break;
+      const valid = context.isNew
+        ? context.resource.create.safeParse(context.values).success
+        : context.resource.update.safeParse(Object.fromEntries(edited.map((name) => [name, context.values[name]]))).success;
+      return valid ? 'saving' : before.value;
+    }
+    case 'xstate.done.actor.submit': {
+      if (!at('saving')) break;
+      const outcome = event.output;
+      if (outcome.status === 'done') return 'saved';
+      if (outcome.status === 'queued') return 'queued';
+      // Keep mine or take theirs needs theirs, and a record the server knew before.
+      return outcome.status === 'conflict' && outcome.current !== null && !context.isNew ? 'conflict' : 'failed';
+    }
+    case 'xstate.error.actor.submit':
+      return at('saving') ? 'failed' : before.value;
+    case 'conflict.keepMine':
+      return at('conflict') ? 'saving' : before.value;
+    case 'conflict.takeTheirs':
+      return at('conflict') ? editing('clean') : before.value;
+  }
+  return before.value;
+}
+
 type StateTest = (state: Snapshot) => void;
 
 /** @xstate/graph runs '*' only where no other key matches: the common checks run in every state here. */
@@ -151,12 +213,15 @@ describe.each(STARTS)('editorMachine for $name', (start) => {
     const inputOf = (src: string) => pending.get(src)?.input;
     let typed: Values = context().values;
     let submitted = 0;
+    let expected: Where = start.input.id === null ? editing('clean') : { loading: 'reading' };
 
     const send = async ({ event }: { event: EventObject }) => {
+      expected = expectedAfter(actor.getSnapshot(), event as EditorEvent);
       actor.send(event as EditorEvent);
       await vi.advanceTimersByTimeAsync(0);
     };
     const settle = async ({ event }: { event: EventObject }) => {
+      expected = expectedAfter(actor.getSnapshot(), event as EditorEvent);
       const settled = event as Extract<EditorEvent, { type: `xstate.${string}` }>;
       const [, outcome, , src = ''] = settled.type.split('.');
       if ('output' in settled) pending.get(src)?.resolve(settled.output);
@@ -225,6 +290,8 @@ describe.each(STARTS)('editorMachine for $name', (start) => {
       },
       states: everyState((state: Snapshot) => {
           const snapshot = actor.getSnapshot();
+          expect(snapshot.value).toEqual(expected);
+          // The path's next events were planned from this state: the run must be in it to take them.
           expect(observed(snapshot)).toEqual(observed(state));
           const { id, values, fieldErrors } = snapshot.context;
           if (start.input.id === null) expect(id).toMatch(UUID_V7);

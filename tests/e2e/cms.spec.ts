@@ -66,6 +66,8 @@ test('a menu’s items are reordered by buttons and by drag, offline too, and re
   // Offline: the move is kept on the device, survives a reload, and is sent once when back.
   await profile.setOffline(true);
   await page.getByRole('button', { name: 'Move Home up' }).click();
+  // Kept on the device once the header counts it: a reload before that write ends would lose it, as closing any app would.
+  await expect(syncStatus(page)).toHaveAccessibleName(/Offline.*1 pending/);
   await page.reload();
   await expect(page.getByRole('button', { name: 'Move Contact up' })).toBeDisabled();
   await expect(page.getByRole('listitem').filter({ hasText: 'Home' }).getByRole('button', { name: 'Move Home down' })).toBeEnabled();

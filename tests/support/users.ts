@@ -45,6 +45,21 @@ async function someWebsite(store: Store): Promise<string> {
   return (await seedWebsite(store, { ownerId: owner.id })).id;
 }
 
+const hashes = new Map<string, Promise<string>>();
+
+/**
+ * A password's hash at production cost, made once per password and process: the seeds give many
+ * users the same password, and each hash costs tens of milliseconds of CPU that every test repeated.
+ */
+function hashOnce(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+  }
+  return hash;
+}
+
 /** Inserts a user as the users module will; team members get their role row too. */
 export async function seedUser(store: Store, user: SeedUser): Promise<typeof users.$inferSelect> {
   const websiteId = user.type === 'teammember' ? (user.websiteId ?? (await someWebsite(store))) : null;
@@ -62,7 +77,7 @@ export async function seedUser(store: Store, user: SeedUser): Promise<typeof use
       type: user.type,
       email: user.email,
       username: user.username,
-      passwordHash: await hashPassword(user.password),
+      passwordHash: await hashOnce(user.password),
       verified: user.verified ?? true,
       status: user.status ?? 'active',
       firstName: user.firstName ?? '',

@@ -2,16 +2,16 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../app/feedback';
 import { findRoute } from '../../app/routes';
 import type { RoleInfo } from '../../contract/permissions';
 import { teamMembers, teamRoles } from '../../contract/resources/team';
+import { toast } from '../../machines/feedback';
 import { renderScreen, sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
 import { PostsPage, postsScreen } from './posts';
-import { membersScreen, rolesScreen, TeamPage } from './team';
+import { membersScreen, rolesScreen, TeamMemberEditPage, TeamMemberNewPage, TeamPage, TeamRoleEditPage, TeamRoleNewPage, TeamRolesPage } from './team';
 
 const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
 const EDITORS = '0190a1b2-0000-7000-8000-0000000000e1';
@@ -45,9 +45,18 @@ afterEach(() => {
 });
 
 describe('the team screens', () => {
-  it('are the six spec §2 routes under /cms/{id}/team, each with a chunk of its own', () => {
-    for (const path of ['/cms/w1/team', '/cms/w1/team/add', `/cms/w1/team/edit/${EDITORS}`, '/cms/w1/team/roles', '/cms/w1/team/roles/add', `/cms/w1/team/roles/edit/${EDITORS}`]) {
-      expect(findRoute(path).page?.preload, path).toBeTypeOf('function');
+  it('are the six spec §2 routes under /cms/{id}/team, each loading its own screen from the team’s chunk', async () => {
+    const screens = {
+      '/cms/w1/team': TeamPage,
+      '/cms/w1/team/add': TeamMemberNewPage,
+      [`/cms/w1/team/edit/${EDITORS}`]: TeamMemberEditPage,
+      '/cms/w1/team/roles': TeamRolesPage,
+      '/cms/w1/team/roles/add': TeamRoleNewPage,
+      [`/cms/w1/team/roles/edit/${EDITORS}`]: TeamRoleEditPage,
+    };
+    for (const [path, page] of Object.entries(screens)) {
+      // What the route renders once its chunk is in: preloading it must bring this very screen.
+      expect(await findRoute(path).page?.preload?.(), path).toBe(page);
     }
   });
 

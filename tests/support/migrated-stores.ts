@@ -1,0 +1,32 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/server/store/open';
+import { createPgDatabase, migratedPgliteImage, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV } from './store';
+
+/**
+ * Global setup of the server tests: migrates one PGlite and, with TEST_DATABASE_URL, one
+ * PostgreSQL database, once per run instead of once per test file; every store a test asks for
+ * is a copy of them (tests/support/store.ts). The test workers start after this and inherit the
+ * environment it sets.
+ */
+export default async function setup(): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(join(tmpdir(), 'sk-test-image-'));
+  const imagePath = join(dir, 'pglite.tar');
+  await writeFile(imagePath, new Uint8Array(await (await migratedPgliteImage()).arrayBuffer()));
+  process.env[PGLITE_IMAGE_ENV] = imagePath;
+
+  let template: Awaited<ReturnType<typeof createPgDatabase>> | null = null;
+  if (process.env.TEST_DATABASE_URL) {
+    template = await createPgDatabase();
+    const store = await openStore({ kind: 'postgres', url: template.url }, async () => {});
+    // Closing the pool ends its connections, so the template can be copied.
+    await store.close();
+    process.env[PG_TEMPLATE_ENV] = template.name;
+  }
+
+  return async () => {
+    await template?.drop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}
