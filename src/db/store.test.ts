@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { categories, subcategories } from '../contract/resources/catalogs';
 import { clearLocalData, db, SitekeeperDatabase, type WireRow } from './database';
 import { resourceStore as store } from './store';
+import { requestSync } from './sync';
 
 /**
  * The store over a small in-memory server behind fetch, which follows DESIGN §4: versions +1 per
@@ -275,6 +276,24 @@ describe('submit', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     // No answer is not the change's fault: it counts no attempt towards failing it.
     expect((await db.outbox.toArray())[0]).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('hears how the change ended as soon as another context writes it (the service worker’s drain), not when its own call returns', async () => {
+    let answer: ((response: Response) => void) | undefined;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const outcome = store.submit(subcategories, { kind: 'update', id: id(1), values: { name: 'Mine' }, baseVersion: 1 });
+    await vi.waitFor(() => expect(answer).toBeDefined());
+
+    const theirs = { ...rows.get(id(1))!, name: 'Theirs', version: 3 };
+    const other = new SitekeeperDatabase();
+    const [entry] = await other.outbox.toArray();
+    await other.outbox.update(entry!.seq!, { status: 'conflict', current: theirs, error: { message: 'Changed elsewhere', errors: [], status: 409 } });
+    other.close();
+
+    // The page's own call is still unanswered.
+    expect(await outcome).toMatchObject({ status: 'conflict', message: 'Changed elsewhere', current: { name: 'Theirs', version: 3 } });
+    answer!(json({ success: false, message: 'Changed elsewhere', data: theirs }, 409));
+    await requestSync();
   });
 
   it('a delete is done with no row', async () => {

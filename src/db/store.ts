@@ -1,4 +1,5 @@
 import { i18n } from '@lingui/core';
+import { liveQuery } from 'dexie';
 import { labelTitle, outboxEntry } from './outbox-entry';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
@@ -13,7 +14,6 @@ import { applyChange, applyToPage, canonicalQuery, heldPage, localChanges, pageK
 
 /** How long submit() waits for the server before answering "queued". */
 const OUTCOME_WAIT_MS = 4000;
-const POLL_MS = 100;
 /** List pages kept per resource: every search typed is a query of its own. */
 const PAGES_PER_RESOURCE = 50;
 
@@ -25,8 +25,6 @@ const claimed = new Set<number>();
 export function outcomeClaimed(seq: number): boolean {
   return claimed.has(seq);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay).
@@ -279,33 +277,53 @@ async function serverRow<R extends Resource>(resource: R, id: string): Promise<R
 }
 
 async function awaitOutcome<R extends Resource>(resource: R, mutation: Mutation, seq: number, sync: Promise<unknown>): Promise<Outcome<R>> {
-  const outcome = await pollOutcome(resource, mutation, seq, sync);
+  const ended = await settled(seq, sync);
+  const outcome = await outcomeOf(resource, mutation, ended);
   if (outcome.status === 'queued' || outcome.status === 'done') claimed.delete(seq);
   return outcome;
 }
 
-async function pollOutcome<R extends Resource>(resource: R, mutation: Mutation, seq: number, sync: Promise<unknown>): Promise<Outcome<R>> {
-  let synced = false;
-  void sync.then(
-    () => (synced = true),
-    () => (synced = true),
-  );
-  const deadline = Date.now() + OUTCOME_WAIT_MS;
-  for (;;) {
-    // Read after noting whether the drain had finished, so its last write is seen.
-    const drained = synced;
-    const entry = await db.outbox.get(seq);
-    if (!entry) return { status: 'done', row: mutation.kind === 'delete' ? null : await serverRow(resource, mutation.id) };
-    if (entry.status === 'conflict') {
-      const current = entry.current ? parseRow(resource, entry.current) : null;
-      return { status: 'conflict', current: current ? toRow<R>(current) : null, message: entry.error?.message ?? '' };
-    }
-    if (entry.status === 'failed') {
-      return { status: 'failed', message: refusalText(entry, i18n), errors: entry.error?.errors ?? [] };
-    }
-    if (drained || Date.now() >= deadline) return { status: 'queued' };
-    await sleep(POLL_MS);
+/** An entry the drain is done with: gone (sent), in conflict or refused. */
+const over = (entry: OutboxEntry | undefined) => !entry || entry.status === 'conflict' || entry.status === 'failed';
+
+/**
+ * The entry as the drain leaves it (undefined: sent and gone), or 'waiting' when the drain ended
+ * without it or OUTCOME_WAIT_MS passed. Observed, not polled: Dexie tells every context of the
+ * origin about a write, so this hears of the drain in the service worker too.
+ */
+function settled(seq: number, sync: Promise<unknown>): Promise<OutboxEntry | undefined | 'waiting'> {
+  return new Promise((done) => {
+    let finished = false;
+    const finish = (result: OutboxEntry | undefined | 'waiting') => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      watch.unsubscribe();
+      done(result);
+    };
+    const timer = setTimeout(() => finish('waiting'), OUTCOME_WAIT_MS);
+    const watch = liveQuery(() => db.outbox.get(seq)).subscribe({
+      next: (current) => over(current) && finish(current),
+      error: () => finish('waiting'),
+    });
+    // Read once more after the drain ends, so its last write is seen before "waiting" is said.
+    const afterDrain = () =>
+      void db.outbox.get(seq).then(
+        (current) => finish(over(current) ? current : 'waiting'),
+        () => finish('waiting'),
+      );
+    sync.then(afterDrain, afterDrain);
+  });
+}
+
+async function outcomeOf<R extends Resource>(resource: R, mutation: Mutation, entry: OutboxEntry | undefined | 'waiting'): Promise<Outcome<R>> {
+  if (entry === 'waiting') return { status: 'queued' };
+  if (!entry) return { status: 'done', row: mutation.kind === 'delete' ? null : await serverRow(resource, mutation.id) };
+  if (entry.status === 'conflict') {
+    const current = entry.current ? parseRow(resource, entry.current) : null;
+    return { status: 'conflict', current: current ? toRow<R>(current) : null, message: entry.error?.message ?? '' };
   }
+  return { status: 'failed', message: refusalText(entry, i18n), errors: entry.error?.errors ?? [] };
 }
 
 /** The app's ResourceStore (DESIGN §6): Dexie first, the network after, every write through the outbox. */
