@@ -6,7 +6,7 @@ import { inScope } from '../contract/resource';
 import { gastroAllergens, gastroItems, gastroMenus } from '../contract/resources/gastro';
 import { initialListQuery } from '../machines/list.machine';
 import { clearLocalData, db, type WireRow } from './database';
-import { drain, enqueueReorder, entityKey, type OutboxRequest } from './outbox';
+import { drain, entityKey, type OutboxRequest } from './outbox';
 import { keepList, resourceStore as store } from './store';
 
 /**
@@ -170,9 +170,8 @@ async function makeOffline() {
   await store.submit(items, { kind: 'create', id: CAKE, values: { ...base, name: 'Cake', price: 390, allergenIds: [LETTER] } });
 }
 
-/** What the dishes list does when a person moves a row (resource-list-page.tsx reorder). */
-const reorder = (ids: string[], before: string[]) =>
-  enqueueReorder({ resource: items.name, scope: items.scopeKey, parentId: items.scopeKey, ids, base: orderTag(before), path: items.order!.path, field: 'items', label: { item: 'dish', title: '' }, fallback: 'Failed to reorder the menu entries' });
+/** What the dishes list does when a person moves a row. */
+const reorder = (ids: string[], before: string[]) => store.reorder(items, ids, before);
 
 describe('a menu made offline', () => {
   it('shows its dishes, made here too, last in the order they were made, then in the order a person gave them', async () => {

@@ -58,6 +58,12 @@ export interface ResourceStore {
   submit<R extends Resource>(resource: R, mutation: Mutation): Promise<Outcome<R>>;
   /** "Take theirs": this device's unsent changes to the record are dropped; the server's version stays. */
   dropLocal(resource: Resource, id: string): Promise<void>;
+  /**
+   * A new order of an ordered entry's rows (ADR 012), made from the order `before` as the person
+   * saw it: shown at once, kept in the outbox with that order's tag so it reaches the server once,
+   * offline too, and a reorder made elsewhere meanwhile is a conflict; a sync is asked for.
+   */
+  reorder(resource: Resource, ids: readonly string[], before: readonly string[]): Promise<void>;
 }
 
 /** A call started for someone who may never take it (the screen closed at once): its failure is then nobody's to hear. */

@@ -5,9 +5,10 @@ import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
+import { orderTag } from '../contract/order';
 import { DEFAULT_PAGE_SIZE, parentIdOf, type QueryOf, type Resource } from '../contract/resource';
 import { db, stillCreating, type CachedPage, type CachedRecord, type OutboxEntry, type WireRow } from './database';
-import { enqueue, entityEntries, outboxEntries, rememberServerRow } from './outbox';
+import { enqueue, enqueueReorder, entityEntries, outboxEntries, rememberServerRow } from './outbox';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
 import { applyChange, applyToPage, canonicalQuery, heldPage, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
@@ -400,5 +401,12 @@ export const resourceStore: ResourceStore = {
 
   async dropLocal(resource: Resource, id: string): Promise<void> {
     await resolveSync.takeTheirsOf(resource.name, id);
+  },
+
+  async reorder(resource: Resource, ids: readonly string[], before: readonly string[]): Promise<void> {
+    const { path, field, failed } = resource.order!;
+    const label = { item: i18n._(resource.label.other), title: '' };
+    await enqueueReorder({ resource: resource.name, scope: resource.scopeKey, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label, fallback: i18n._(failed) });
+    void requestSync();
   },
 };

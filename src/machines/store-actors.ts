@@ -56,4 +56,5 @@ export const unprovidedActors = storeActors({
   fetchRecord: notProvided,
   submit: notProvided,
   dropLocal: notProvided,
+  reorder: notProvided,
 });

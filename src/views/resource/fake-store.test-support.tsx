@@ -58,6 +58,7 @@ export function fakeStore(seed: Record<string, Row[]>) {
     }),
     submit: vi.fn(async (resource: Resource, mutation: Mutation): Promise<Outcome> => ({ status: 'done', row: apply(resource, mutation) })),
     dropLocal: vi.fn(async (_resource: Resource, _id: string) => {}),
+    reorder: vi.fn(async (_resource: Resource, _ids: readonly string[], _before: readonly string[]) => {}),
   };
   return { store: spies as unknown as ResourceStore, spies, rows: table };
 }

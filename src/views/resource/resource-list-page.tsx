@@ -1,7 +1,4 @@
 import type { MessageDescriptor } from '@lingui/core';
-import { orderTag } from '../../contract/order';
-import { enqueueReorder } from '../../db/outbox';
-import { requestSync } from '../../db/sync';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
@@ -125,18 +122,6 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
 
   useRefreshOnSync(actor);
 
-  /**
-   * A new order of the children (ADR 012): kept in the outbox with the order it was made from (as
-   * the rows showed it, earlier moves included), so it reaches the server once, offline too, and a
-   * reorder made elsewhere meanwhile is shown as a conflict. The rows show it already; the sync's
-   * end refreshes the list (useRefreshOnSync).
-   */
-  async function reorder(ids: string[], before: readonly string[]) {
-    const { path, field, failed: fallback } = resource.order!;
-    await enqueueReorder({ resource: resource.name, scope: resource.scopeKey, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label: { item: items, title: '' }, fallback: i18n._(fallback) });
-    void requestSync();
-  }
-
   async function remove(row: Row) {
     if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
   }
@@ -247,7 +232,8 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
                 actions={may.update || may.delete ? actions : undefined}
                 empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
                 nameOf={(row) => titleOf(resource, row)}
-                onMove={may.update && !narrowed ? (ids, before) => void reorder(ids, before) : undefined}
+                // The rows show the new order already; the sync's end refreshes the list (useRefreshOnSync).
+                onMove={may.update && !narrowed ? (ids, before) => void store.reorder(resource, ids, before) : undefined}
               />
             </Suspense>
           ) : (
