@@ -1,11 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { CloudUpload, ImageOff, ImageUp, LoaderCircle, WifiOff } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import { ApiError } from '../api/request';
 import { IMAGE_TYPES, type Uploaded } from '../api/upload';
 import { messages } from '../contract/messages';
 import type { Resource } from '../contract/resource';
-import { NoRoomError } from '../db/storage-room';
 import { accept } from '../db/store';
 import { uploadOrQueue } from '../db/upload-or-queue';
 import { useEntryFile, useQueuedUploads } from '../db/use-queued-uploads';
@@ -13,7 +11,7 @@ import { useOnline } from '../db/use-sync-status';
 import { BlobImage } from './blob-image';
 import { Button } from './form/button';
 import styles from './image-upload.module.css';
-import { UploadFailure } from './upload-failure';
+import { UploadFailure, UploadProblemNote, uploadProblem, type UploadProblem } from './upload-failure';
 
 interface ImageUploadProps {
   /** Translated: what the image is ("Logo", "Preview"); also its alternative text. */
@@ -37,8 +35,7 @@ type State =
   | { step: 'idle' }
   | { step: 'uploading'; preview: string }
   | { step: 'done' }
-  | { step: 'noRoom' }
-  | { step: 'failed'; message: string; status: number; details: unknown };
+  | UploadProblem;
 
 /** Where an upload without a registry record is kept in the outbox. */
 const IMAGES = 'images';
@@ -124,12 +121,7 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
     } catch (error) {
       if (current.signal.aborted) return;
       release(kept.current);
-      if (error instanceof NoRoomError) {
-        setState({ step: 'noRoom' });
-        return;
-      }
-      const failed = error instanceof ApiError ? error : new ApiError(i18n._(messages.uploadFailed), 0, error);
-      setState({ step: 'failed', message: failed.message, status: failed.status, details: failed.details });
+      setState(uploadProblem(error, i18n));
     }
   }
 
@@ -197,13 +189,8 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
           <Trans>You are offline: an image you choose is kept on this device and uploaded when you are back online.</Trans>
         </p>
       )}
-      {state.step === 'noRoom' && (
-        <p className={styles.offline} role="alert">
-          <Trans>This device has no room left to keep the image until it can be uploaded. Free up some space, or choose it again once you are online.</Trans>
-        </p>
-      )}
       {!uploading && refused && <UploadFailure message={refused.message} status={refused.status} details={refused} />}
-      {state.step === 'failed' && <UploadFailure message={state.message} status={state.status} details={state.details} />}
+      {(state.step === 'noRoom' || state.step === 'failed') && <UploadProblemNote problem={state} />}
     </div>
   );
 }

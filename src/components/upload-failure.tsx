@@ -1,5 +1,39 @@
+import type { I18n } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { ApiError } from '../api/request';
+import { messages } from '../contract/messages';
+import { NoRoomError } from '../db/storage-room';
 import styles from './upload-failure.module.css';
+
+/** A refused upload as a screen keeps it: the server's words, its status and what else it said. */
+export interface Refusal {
+  message: string;
+  status: number;
+  details: unknown;
+}
+
+/** What an upload that threw says: the server's refusal as it is; anything else (no answer at all) "Upload failed". */
+export function uploadRefusal(error: unknown, i18n: I18n): Refusal {
+  const refused = error instanceof ApiError ? error : new ApiError(i18n._(messages.uploadFailed), 0, error);
+  return { message: refused.message, status: refused.status, details: refused.details };
+}
+
+/** How a picture's upload ended when it did not: no room on this device to keep it for later, or refused. */
+export type UploadProblem = { step: 'noRoom' } | ({ step: 'failed' } & Refusal);
+
+export function uploadProblem(error: unknown, i18n: I18n): UploadProblem {
+  return error instanceof NoRoomError ? { step: 'noRoom' } : { step: 'failed', ...uploadRefusal(error, i18n) };
+}
+
+/** An upload's problem in words: the image field's and the picture field's alike. */
+export function UploadProblemNote({ problem }: { problem: UploadProblem }) {
+  if (problem.step === 'failed') return <UploadFailure message={problem.message} status={problem.status} details={problem.details} />;
+  return (
+    <p className={styles.noRoom} role="alert">
+      <Trans>This device has no room left to keep the image until it can be uploaded. Free up some space, or choose it again once you are online.</Trans>
+    </p>
+  );
+}
 
 interface UploadFailureProps {
   /** The server's message (its `error` first, spec §8), or "Upload failed". */

@@ -7,11 +7,10 @@ import type { PageProps } from '../page';
 import { useConfirm } from '../../machines/feedback';
 import { useSession } from '../../api/session';
 import { resourceText } from '../../api/resource-text';
-import { ApiError } from '../../api/request';
 import { IMAGE_TYPES } from '../../api/upload';
 import { Button } from '../../components/form/button';
 import formStyles from '../../components/form/form.module.css';
-import { UploadFailure } from '../../components/upload-failure';
+import { UploadFailure, uploadRefusal } from '../../components/upload-failure';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
 import { media } from '../../contract/resources/cms';
@@ -212,8 +211,7 @@ export function MediaLibrary({ title }: PageProps) {
       } catch (problem) {
         if (problem instanceof NoRoomError) setNoRoom(true);
         else {
-          const refused = problem instanceof ApiError ? problem : new ApiError(i18n._(messages.uploadFailed), 0, problem);
-          setRefusals((before) => [...before, { id: item.id, name: file.name, message: refused.message, status: refused.status, details: refused.details }]);
+          setRefusals((before) => [...before, { id: item.id, name: file.name, ...uploadRefusal(problem, i18n) }]);
         }
       } finally {
         if (item.preview) URL.revokeObjectURL(item.preview);

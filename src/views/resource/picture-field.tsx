@@ -8,12 +8,11 @@ import { IMAGE_TYPES } from '../../api/upload';
 import { Button } from '../../components/form/button';
 import formStyles from '../../components/form/form.module.css';
 import { QueuedFile } from '../../components/queued-file';
-import { UploadFailure } from '../../components/upload-failure';
+import { UploadFailure, UploadProblemNote, uploadProblem, type UploadProblem } from '../../components/upload-failure';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
 import { media } from '../../contract/resources/cms';
 import { uuidv7 } from '../../contract/uuid';
-import { NoRoomError } from '../../db/storage-room';
 import { accept } from '../../db/store';
 import { uploadOrQueue } from '../../db/upload-or-queue';
 import { useQueuedUpload } from '../../db/use-queued-uploads';
@@ -31,8 +30,7 @@ type Props = FieldInputProps<Field & { kind: 'picture' }>;
 type State =
   | { step: 'idle' }
   | { step: 'uploading'; preview: string }
-  | { step: 'noRoom' }
-  | { step: 'failed'; message: string; status: number; details: unknown };
+  | UploadProblem;
 
 /** A picture of the library by its id, read as a record page reads its record: this device's copy first, then the server's. */
 function LibraryPicture({ library, id, alt }: { library: typeof media; id: string; alt: string }) {
@@ -120,12 +118,7 @@ export function PictureField({ spec, label, value, error, onChange, onBusy }: Pr
       }
       setState({ step: 'idle' });
     } catch (problem) {
-      if (problem instanceof NoRoomError) {
-        setState({ step: 'noRoom' });
-        return;
-      }
-      const failed = problem instanceof ApiError ? problem : new ApiError(i18n._(messages.uploadFailed), 0, problem);
-      setState({ step: 'failed', message: failed.message, status: failed.status, details: failed.details });
+      setState(uploadProblem(problem, i18n));
     }
   }
 
@@ -203,12 +196,7 @@ export function PictureField({ spec, label, value, error, onChange, onBusy }: Pr
           </Button>
         )}
       </div>
-      {state.step === 'noRoom' && (
-        <p className={styles.warning} role="alert">
-          <Trans>This device has no room left to keep the image until it can be uploaded. Free up some space, or choose it again once you are online.</Trans>
-        </p>
-      )}
-      {state.step === 'failed' && <UploadFailure message={state.message} status={state.status} details={state.details} />}
+      {(state.step === 'noRoom' || state.step === 'failed') && <UploadProblemNote problem={state} />}
       {!uploading && refused && <UploadFailure message={refused.message} status={refused.status} details={refused} />}
       {error && <p className={formStyles.error}>{error}</p>}
       {choosing && <PictureLibrary library={library} onChoose={choose} onClose={() => setChoosing(false)} />}
