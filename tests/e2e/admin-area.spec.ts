@@ -4,11 +4,8 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { apiKeys, partners, users, websites } from '../../src/server/store/schema';
 import { seedWebsite } from '../support/users';
-import { expect, test } from './fixtures';
+import { expect, fitsWidth, test } from './fixtures';
 import { adminPage, seedAccount, signIn } from './sign-in';
-
-/** Nothing sticks out sideways: the page works at this width without horizontal scrolling. */
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** A searchable dropdown of a form (an owner among thousands): typed into, then the match chosen. */
 async function pick(page: Page, label: string, typed: string, option: string) {

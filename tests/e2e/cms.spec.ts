@@ -4,13 +4,11 @@ import { cmsPages, media, menuItems, posts, seo, users, websites } from '../../s
 import { tokenFor } from '../support/auth';
 import { png } from '../support/uploads';
 import { seedWebsite } from '../support/users';
-import { expect, test } from './fixtures';
+import { expect, fitsWidth, syncStatus, test } from './fixtures';
 import { accountPage } from './sign-in';
 
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
 /** A PNG as a file chooser hands it over. */
 const picture = async (name: string, width: number) => ({ name, mimeType: 'image/png', buffer: await png(width, 300) });
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** An owner signed in on a phone, with a website of their own. */
 async function ownerWithWebsite(page: Page, server: Parameters<typeof accountPage>[1]) {

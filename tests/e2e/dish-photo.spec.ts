@@ -1,34 +1,27 @@
-import type { Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
-import { gastroItems, gastroMenus, media, users } from '../../src/server/store/schema';
-import { seedWebsite } from '../support/users';
-import { expect, test } from './fixtures';
-import { cameraPhoto } from './restaurant';
-import { seedAccount, signIn } from './sign-in';
+import { gastroItems, media } from '../../src/server/store/schema';
+import { expect, fitsWidth, syncStatus, test } from './fixtures';
+import { cameraPhoto, ownerWithLunchMenu } from './restaurant';
+import { signIn } from './sign-in';
 
 // Issue 18, item 3: a restaurant owner takes a photo for a dish right in its form, on a phone,
 // offline, in German.
 test.use({ hasTouch: true });
 
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 test('a photo taken offline in a new dish’s form shows at once, and reaches the server once, before the dish', async ({ profile, server }) => {
   test.setTimeout(120_000);
   const page = profile.pages()[0] ?? (await profile.newPage());
   await page.setViewportSize({ width: 390, height: 844 });
-  const account = await seedAccount(server, 'user', { language: 'de' });
-  const [owner] = await server.store.db.select().from(users).where(eq(users.email, account.email));
-  const site = (await seedWebsite(server.store, { ownerId: owner!.id, name: `Trattoria ${Date.now()}` })).id;
-  const [menu] = await server.store.db.insert(gastroMenus).values({ websiteId: site, name: 'Mittagskarte', status: 'published', language: 'de' }).returning();
-  await server.store.db.insert(gastroItems).values({ websiteId: site, menuId: menu!.id, name: 'Minestrone', price: 650, position: 0 });
+  const { account, site, menuId } = await ownerWithLunchMenu(server);
+  await server.store.db.insert(gastroItems).values({ websiteId: site, menuId: menuId, name: 'Minestrone', price: 650, position: 0 });
   await signIn(page, server, account);
   await expect(page).not.toHaveURL(/\/(login|verification)$/);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
-  const editor = `/cms/${site}/gastromenu/edit/${menu!.id}`;
+  const editor = `/cms/${site}/gastromenu/edit/${menuId}`;
   const photos = () => server.store.db.select().from(media).where(eq(media.websiteId, site));
-  const dishes = (name: string) => server.store.db.select().from(gastroItems).where(and(eq(gastroItems.menuId, menu!.id), eq(gastroItems.name, name)));
+  const dishes = (name: string) => server.store.db.select().from(gastroItems).where(and(eq(gastroItems.menuId, menuId), eq(gastroItems.name, name)));
 
   // Seen once online, as the owner's phone has: the menu editor and its dishes.
   await page.goto(editor);
@@ -50,7 +43,7 @@ test('a photo taken offline in a new dish’s form shows at once, and reaches th
 
   await page.getByRole('button', { name: 'Speichern' }).click();
   // Kept on the device: back to the menu.
-  await expect(page).toHaveURL(new RegExp(`/gastromenu/${menu!.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/gastromenu/${menuId}$`));
   await page.goto(editor);
   const waiting = page.getByRole('list', { name: 'Speisen' }).getByRole('listitem').filter({ hasText: 'Bruschetta' });
   await expect(waiting.locator('img')).toHaveAttribute('src', /^blob:/);

@@ -1,4 +1,4 @@
-import { test as base, type BrowserContext } from '@playwright/test';
+import { test as base, type BrowserContext, type Page, type WorkerFixture } from '@playwright/test';
 import { startE2EServer, type E2EServer } from '../support/e2e-server';
 
 /**
@@ -6,17 +6,20 @@ import { startE2EServer, type E2EServer } from '../support/e2e-server';
  * `profile`: a persistent Chromium profile — IndexedDB, service workers and installability
  * behave as for a person only outside Playwright's incognito contexts.
  */
+/** One real server for a worker; a spec that overrides it gets a worker, and a server, of its own. */
+export const serverFixture: [WorkerFixture<E2EServer, object>, { scope: 'worker' }] = [
+  // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
+  // oxlint-disable-next-line no-empty-pattern
+  async ({}, use) => {
+    const server = await startE2EServer();
+    await use(server);
+    await server.close();
+  },
+  { scope: 'worker' },
+];
+
 export const test = base.extend<{ profile: BrowserContext }, { server: E2EServer }>({
-  server: [
-    // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
-    // oxlint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const server = await startE2EServer();
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
+  server: serverFixture,
   baseURL: async ({ server }, use) => use(server.url),
   // `test.use({ hasTouch: true })` makes it a touch screen, as on a phone.
   profile: async ({ playwright, launchOptions, server, hasTouch }, use, testInfo) => {
@@ -30,3 +33,10 @@ export const test = base.extend<{ profile: BrowserContext }, { server: E2EServer
   },
 });
 export { expect } from '@playwright/test';
+
+/** The header's sync status button. */
+export const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
+/** Whether the page is no wider than its window. */
+export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+/** Text with its no-break spaces (money, "10,90 €") as plain ones. */
+export const plain = (text: string) => text.replace(/\u00a0/g, ' ');

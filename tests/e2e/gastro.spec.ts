@@ -2,14 +2,11 @@ import type { Page } from '@playwright/test';
 import { and, asc, eq } from 'drizzle-orm';
 import { gastroAllergens, gastroItems, gastroMenus, users } from '../../src/server/store/schema';
 import { seedWebsite } from '../support/users';
-import { expect, test } from './fixtures';
+import { expect, fitsWidth, syncStatus, test } from './fixtures';
 import { accountPage, seedAccount, signIn } from './sign-in';
 
 // Issue 12: a restaurant owner on a phone's home-screen app with a bad connection.
 test.use({ hasTouch: true });
-
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 /** Adds a dish from the menu's printed view: name, price as typed, allergens by their checkbox. */
 async function addDish(page: Page, name: string, price: string, allergens: string[]) {

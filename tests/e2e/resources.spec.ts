@@ -2,10 +2,8 @@ import type { Page } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { categories, languages, subcategories } from '../../src/server/store/schema';
 import { tokenFor } from '../support/auth';
-import { expect, test } from './fixtures';
+import { expect, fitsWidth, syncStatus, test } from './fixtures';
 import { adminPage, seedAccount } from './sign-in';
-
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
 
 /** Another person's session changes a category on the server meanwhile. */
 async function changeOnServer(server: Parameters<typeof seedAccount>[0], page: Page, id: string, version: number, name: string) {
@@ -25,9 +23,6 @@ async function seedCategory(server: Parameters<typeof seedAccount>[0], name: str
   const [row] = await server.store.db.insert(categories).values({ name }).returning();
   return row!;
 }
-
-/** Nothing sticks out sideways: the page works at this width without horizontal scrolling. */
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 test('an admin creates, edits and deletes a category, on a phone', async ({ profile, server }) => {
   const page = profile.pages()[0] ?? (await profile.newPage());

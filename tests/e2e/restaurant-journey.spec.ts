@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { DEMO_OWNER_EMAIL } from '../../src/server/store/demo';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus, media } from '../../src/server/store/schema';
 import type { E2EServer } from '../support/e2e-server';
-import { expect, test } from './fixtures';
+import { expect, fitsWidth, plain, syncStatus, test } from './fixtures';
 import { cameraPhoto, demoRestaurant, foodMenuTile, installedApp, kitchenMember, PHONE, TABLET } from './restaurant';
 
 /*
@@ -26,10 +26,7 @@ interface Script {
   moved: string;
 }
 
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 /** Text as the page shows it, with Intl's no-break spaces as plain ones. */
-const plain = (text: string) => text.replace(/\u00a0/g, ' ');
 /** Cents as the German interface writes them. */
 const euros = (cents: number) => `${(cents / 100).toFixed(2).replace('.', ',')} €`;
 

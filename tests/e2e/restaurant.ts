@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { CmsModule, Level } from '../../src/contract/permissions';
 import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL, demoCatalogs, demoOwner } from '../../src/server/store/demo';
-import { users, websites } from '../../src/server/store/schema';
+import { gastroMenus, users, websites } from '../../src/server/store/schema';
 import type { E2EServer } from '../support/e2e-server';
-import { seedUser } from '../support/users';
+import { seedUser, seedWebsite } from '../support/users';
 import { expect } from './fixtures';
-import { signIn } from './sign-in';
+import { seedAccount, signIn } from './sign-in';
 
 // The demo restaurant of a first start, its people, and the app as they have it installed: the
 // browser tests of the restaurant owner's phone and the kitchen's tablet share them.
@@ -15,6 +15,15 @@ import { signIn } from './sign-in';
 export const PASSWORD = 'correct horse battery';
 export const PHONE = { width: 390, height: 844 };
 export const TABLET = { width: 768, height: 1024 };
+
+/** An owner who speaks German, with a website of their own and its published lunch menu, made for one test. */
+export async function ownerWithLunchMenu(server: E2EServer) {
+  const account = await seedAccount(server, 'user', { language: 'de' });
+  const [owner] = await server.store.db.select().from(users).where(eq(users.email, account.email));
+  const site = (await seedWebsite(server.store, { ownerId: owner!.id, name: `Trattoria ${Date.now()}` })).id;
+  const [menu] = await server.store.db.insert(gastroMenus).values({ websiteId: site, name: 'Mittagskarte', status: 'published', language: 'de' }).returning();
+  return { account, site, menuId: menu!.id };
+}
 
 /** "Trattoria Demo", its owner and its view-only member, made once per server; every account speaks German. */
 export async function demoRestaurant(server: E2EServer): Promise<string> {

@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL } from '../../src/server/store/demo';
-import { startE2EServer, type E2EServer } from '../support/e2e-server';
-import { expect, test as base } from './fixtures';
+import type { E2EServer } from '../support/e2e-server';
+import { expect, serverFixture, test as base } from './fixtures';
 import { signIn, seedAccount } from './sign-in';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/server/store/schema';
@@ -189,17 +189,7 @@ async function sweepAs(page: Page, server: E2EServer, role: string, account: { e
  * A server of its own: the sweep looks at the demo data of a first start and its own accounts,
  * never at what other specs left in the shared one (a file overriding a worker fixture gets its own worker).
  */
-const test = base.extend<object, { server: E2EServer }>({
-  server: [
-    // oxlint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const server = await startE2EServer();
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
-});
+const test = base.extend<object, { server: E2EServer }>({ server: serverFixture });
 
 test.describe('every screen at 360, 390, 768 and 1366 px in English and German', () => {
   test.setTimeout(600_000);

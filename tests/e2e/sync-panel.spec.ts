@@ -1,38 +1,29 @@
-import type { Page } from '@playwright/test';
 import { and, eq, sql } from 'drizzle-orm';
-import { gastroCategories, gastroItems, gastroMenus, users } from '../../src/server/store/schema';
-import { seedWebsite } from '../support/users';
-import { expect, test } from './fixtures';
-import { seedAccount, signIn } from './sign-in';
+import { gastroCategories, gastroItems } from '../../src/server/store/schema';
+import { expect, fitsWidth, plain, syncStatus, test } from './fixtures';
+import { ownerWithLunchMenu } from './restaurant';
+import { signIn } from './sign-in';
 
 // Issue 18, items 2 and 4: on a phone in German, references read as names and the sync panel
 // says in words what waits and what conflicts, with euros, never ids, field names or cents.
 test.use({ hasTouch: true });
 
-const syncStatus = (page: Page) => page.locator('button[aria-controls="sync-panel"]');
-const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-/** Text as the page shows it, with Intl's no-break spaces as plain ones. */
-const plain = (text: string) => text.replace(/\u00a0/g, ' ');
-
 test('the sync panel lists a waiting price change and a conflict in German, with euros, and discards after asking', async ({ profile, server }) => {
   test.setTimeout(120_000);
   const page = profile.pages()[0] ?? (await profile.newPage());
   await page.setViewportSize({ width: 390, height: 844 });
-  const account = await seedAccount(server, 'user', { language: 'de' });
-  const [owner] = await server.store.db.select().from(users).where(eq(users.email, account.email));
-  const site = (await seedWebsite(server.store, { ownerId: owner!.id, name: `Trattoria ${Date.now()}` })).id;
-  const [menu] = await server.store.db.insert(gastroMenus).values({ websiteId: site, name: 'Mittagskarte', status: 'published', language: 'de' }).returning();
-  const [mains] = await server.store.db.insert(gastroCategories).values({ websiteId: site, menuId: menu!.id, name: 'Hauptspeisen', position: 0 }).returning();
+  const { account, site, menuId } = await ownerWithLunchMenu(server);
+  const [mains] = await server.store.db.insert(gastroCategories).values({ websiteId: site, menuId: menuId, name: 'Hauptspeisen', position: 0 }).returning();
   await server.store.db.insert(gastroItems).values([
-    { websiteId: site, menuId: menu!.id, categoryId: mains!.id, name: 'Pizza Margherita', price: 1090, position: 0 },
-    { websiteId: site, menuId: menu!.id, categoryId: mains!.id, name: 'Suppe', price: 450, position: 1 },
+    { websiteId: site, menuId: menuId, categoryId: mains!.id, name: 'Pizza Margherita', price: 1090, position: 0 },
+    { websiteId: site, menuId: menuId, categoryId: mains!.id, name: 'Suppe', price: 450, position: 1 },
   ]);
   await signIn(page, server, account);
   await expect(page).not.toHaveURL(/\/(login|verification)$/);
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
-  const editor = `/cms/${site}/gastromenu/edit/${menu!.id}`;
+  const editor = `/cms/${site}/gastromenu/edit/${menuId}`;
   const dishes = page.getByRole('list', { name: 'Speisen' });
   const dish = (name: string) => dishes.getByRole('listitem').filter({ hasText: name });
 
@@ -58,20 +49,20 @@ test('the sync panel lists a waiting price change and a conflict in German, with
   await server.store.db
     .update(gastroItems)
     .set({ price: 480, version: sql`${gastroItems.version} + 1` })
-    .where(and(eq(gastroItems.menuId, menu!.id), eq(gastroItems.name, 'Suppe')));
+    .where(and(eq(gastroItems.menuId, menuId), eq(gastroItems.name, 'Suppe')));
   await profile.setOffline(false);
   await expect(syncStatus(page)).toHaveAttribute('data-state', 'attention', { timeout: 30_000 });
 
   // Offline again: the pizza's new price waits, and a category made offline is a choice at once.
   await profile.setOffline(true);
   await setPrice('Pizza Margherita', '11,50');
-  await page.goto(`/cms/${site}/gastromenu/${menu!.id}/categories`);
+  await page.goto(`/cms/${site}/gastromenu/${menuId}/categories`);
   await page.getByRole('button', { name: 'Speisekartenkategorie hinzufügen' }).click();
   const form = page.getByRole('dialog', { name: 'Speisekartenkategorie hinzufügen' });
   await form.getByLabel('Name').fill('Desserts');
   await form.getByRole('button', { name: 'Speichern' }).click();
   await expect(form).toBeHidden();
-  await page.goto(`/cms/${site}/gastromenu/${menu!.id}/items/new`);
+  await page.goto(`/cms/${site}/gastromenu/${menuId}/items/new`);
   await expect(page.getByLabel('Kategorie').locator('option')).toHaveText(['Auswählen …', 'Hauptspeisen', 'Desserts']);
   await page.goto(editor);
   await expect(dish('Pizza Margherita')).toContainText('Kategorie Hauptspeisen');
