@@ -1,0 +1,81 @@
+import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { pathParams, type Resource } from '../../contract/resource';
+import type { ServerContext } from '../context';
+import type { FileStorage } from '../files/storage';
+import type { Db } from '../store/store';
+import type { ResourceHooks } from './hooks';
+import type { TableOptions } from './types';
+
+/**
+ * One entry over its table, resolved once when its routes are registered: what each part (the
+ * visible rows, reads, writes, reorder, upload) is handed, so none looks it up again per request.
+ */
+export interface ResourceContext {
+  resource: Resource;
+  table: PgTable;
+  tableName: string;
+  db: Db;
+  clock: () => Date;
+  hooks: ResourceHooks;
+  /** The part of the table that is this entry's (`TableOptions.rows`); none: all of it. */
+  rows: SQL | undefined;
+  ownedThrough: NonNullable<TableOptions['ownedThrough']>;
+  /** A column of the table, by its key: each one the entry names was checked to be there. */
+  column(key: string): PgColumn;
+  fieldKeys: string[];
+  /** What an answer shows besides the entity base: the fields and computed fields. */
+  shownKeys: string[];
+  singleton: boolean;
+  /** The entry's `parent`, with the table its records sit in. */
+  parent?: { param: string; table: PgTable };
+  /** The entry's `image`, with the column holding its storage key and the storage. */
+  image?: { path: string; field: string; column: string; files: FileStorage };
+}
+
+/** The entry checked against its table (a mismatch stops the server at its start), resolved once. */
+export function resourceContext(
+  { store, clock, files }: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files'>>,
+  resource: Resource,
+  table: PgTable,
+  hooks: ResourceHooks,
+  { rows, ownedThrough = {}, imageColumn, parentTable }: TableOptions,
+): ResourceContext {
+  const tableName = getTableName(table);
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const fieldKeys = Object.keys(resource.fields);
+  const shownKeys = [...fieldKeys, ...Object.keys(resource.computed ?? {})];
+  const scopeColumns = resource.scope === 'website' ? ['websiteId'] : resource.owners;
+  const image = resource.image;
+  if (image && (!imageColumn || !files)) throw new Error(`Resource ${resource.name}: an image needs its column and the file storage`);
+  // An optional computed field may live only in answers (a new key, revealed once by a hook).
+  const columnKeys = shownKeys.filter((key) => key !== image?.field && !(resource.computed?.[key] instanceof z.core.$ZodOptional));
+  const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns];
+  const missing = needed.filter((key) => !columns[key]);
+  if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
+  if (resource.scope === 'website' && 'websiteId' in resource.fields) throw new Error(`Resource ${resource.name}: websiteId is the server's, not a field`);
+  const parent = resource.parent;
+  if (parent && (!parentTable || !columns[parent.param] || resource.scope !== 'website')) throw new Error(`Resource ${resource.name}: a parent needs its table and column, in a website`);
+  // Only an item path may leave the parent out: a list or a create without it would mix or orphan children.
+  if (parent && ![resource.paths.list, resource.paths.create ?? resource.paths.list, resource.order?.path].every((path) => !path || pathParams(path).includes(parent.param))) {
+    throw new Error(`Resource ${resource.name}: its list, create and order paths must name the parent`);
+  }
+  if (resource.order && !columns.position) throw new Error(`Resource ${resource.name}: an order needs a position column`);
+  return {
+    resource,
+    table,
+    tableName,
+    db: store.db,
+    clock,
+    hooks,
+    rows,
+    ownedThrough,
+    column: (key) => columns[key]!,
+    fieldKeys,
+    shownKeys,
+    singleton: resource.singleton === true,
+    ...(parent && { parent: { param: parent.param, table: parentTable! } }),
+    ...(image && { image: { path: image.path, field: image.field, column: imageColumn!, files: files! } }),
+  };
+}
