@@ -1,18 +1,7 @@
 import type { z } from 'zod/mini';
-import {
-  ForgotPasswordResult,
-  LoginResult,
-  ResetPasswordResult,
-  VerifyPinResult,
-  VerifyResetPinResult,
-  type ForgotPasswordBody,
-  type LoginBody,
-  type ResetPasswordBody,
-  type VerifyPinBody,
-  type VerifyResetPinBody,
-} from '../contract/auth';
-import { messages } from '../contract/messages';
-import { request, requestData } from './request';
+import * as auth from '../contract/auth';
+import type { ForgotPasswordBody, LoginBody, ResetPasswordBody, VerifyPinBody, VerifyResetPinBody } from '../contract/auth';
+import { call } from './action';
 import { toSessionUser, type SessionUser } from './user';
 
 // Spec §5: a success without this data is a failure with the call's fixed message.
@@ -20,45 +9,33 @@ import { toSessionUser, type SessionUser } from './user';
 // sent with credentials, which an API on another origin of the same site needs to see them.
 const withCookies = { credentials: 'include' } as const;
 
-export type LoginResult = z.infer<typeof LoginResult>;
+export type LoginResult = z.infer<typeof auth.LoginResult>;
 
 /** Mails a sign-in PIN (spec §4: the first step). */
-export function login(body: LoginBody, signal?: AbortSignal): Promise<LoginResult> {
-  return requestData('/api/auth/login', LoginResult, { method: 'POST', body, signal, fallback: messages.loginFailed, ...withCookies });
+export async function login(body: LoginBody, signal?: AbortSignal): Promise<LoginResult> {
+  return (await call(auth.login, { body }, { signal, ...withCookies })).data;
 }
 
 /** The second step: the session's token and the user, whose type is taken from the response (spec §3). */
 export async function verifyPin(body: VerifyPinBody, signal?: AbortSignal): Promise<{ token: string; user: SessionUser }> {
-  const data = await requestData('/api/auth/verify-pin', VerifyPinResult, {
-    method: 'POST',
-    body,
-    signal,
-    fallback: messages.pinVerificationFailed,
-    ...withCookies,
-  });
+  const { data } = await call(auth.verifyPin, { body }, { signal, ...withCookies });
   return { token: data.token, user: { ...toSessionUser(data.user), type: data.type } };
 }
 
 /** Ends the session on the server; `token` is passed because the caller may already have forgotten it locally. */
 export async function logout(token: string | null): Promise<void> {
-  await request('/api/auth/logout', { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : undefined });
+  await call(auth.logout, {}, { headers: token ? { Authorization: `Bearer ${token}` } : undefined });
 }
 
 /** Mails a reset PIN; the answer is the same whether or not the account exists. */
 export async function requestPasswordReset(body: ForgotPasswordBody, signal?: AbortSignal): Promise<void> {
-  await requestData('/api/auth/forgot-password', ForgotPasswordResult, { method: 'POST', body, signal, fallback: messages.resetRequestFailed });
+  await call(auth.forgotPassword, { body }, { signal });
 }
 
 export async function verifyResetPin(body: VerifyResetPinBody, signal?: AbortSignal): Promise<string> {
-  const data = await requestData('/api/auth/verify-reset-pin', VerifyResetPinResult, {
-    method: 'POST',
-    body,
-    signal,
-    fallback: messages.pinVerificationFailed,
-  });
-  return data.tempToken;
+  return (await call(auth.verifyResetPin, { body }, { signal })).data.tempToken;
 }
 
 export async function resetPassword(body: ResetPasswordBody, signal?: AbortSignal): Promise<void> {
-  await requestData('/api/auth/reset-password', ResetPasswordResult, { method: 'POST', body, signal, fallback: messages.passwordResetFailed, ...withCookies });
+  await call(auth.resetPassword, { body }, { signal, ...withCookies });
 }

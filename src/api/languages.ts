@@ -1,11 +1,9 @@
-import { SwitcherLanguageSchema, type SwitcherLanguage } from '../contract/auth';
+import type { SwitcherLanguage } from '../contract/auth';
 import type { InterfaceLanguage } from '../contract/languages';
-import { messages } from '../contract/messages';
-import { requestData } from './request';
-import { z } from 'zod/mini';
+import { listSwitcherLanguages } from '../contract/resources/catalogs';
+import { call } from './action';
 
 /** The languages the header's switcher offers, named in `userLanguage`. */
-export function fetchSwitcherLanguages(userLanguage: InterfaceLanguage, signal?: AbortSignal): Promise<SwitcherLanguage[]> {
-  const query = new URLSearchParams({ userLanguage });
-  return requestData(`/api/languages/switcher?${query}`, z.array(SwitcherLanguageSchema), { signal, fallback: messages.languagesLoadFailed });
+export async function fetchSwitcherLanguages(userLanguage: InterfaceLanguage, signal?: AbortSignal): Promise<SwitcherLanguage[]> {
+  return (await call(listSwitcherLanguages, { query: { userLanguage } }, { signal })).data;
 }

@@ -1,15 +1,11 @@
-import { z } from 'zod/mini';
-import { messages } from '../contract/messages';
-import { DEFAULT_PARTNER_TYPE, PartnerType } from '../contract/resources/partners';
-import { queryString } from './paths';
-import { requestData } from './request';
-
-const MyPartnersSchema = z.array(z.object({ _id: z.string(), type: PartnerType }));
+import type { ActionArgs, ActionData } from '../contract/action';
+import { DEFAULT_PARTNER_TYPE, myPartners as myPartnersAction, type PartnerType } from '../contract/resources/partners';
+import { call } from './action';
 
 /** The signed-in account's own partner records (`/api/partners/my-partners`); any failure yields none (spec §8). */
-async function myPartners(query: Record<string, string>, signal?: AbortSignal): Promise<z.infer<typeof MyPartnersSchema>> {
+async function myPartners(query: ActionArgs<typeof myPartnersAction>['query'], signal?: AbortSignal): Promise<ActionData<typeof myPartnersAction>> {
   try {
-    return await requestData(`/api/partners/my-partners${queryString(query)}`, MyPartnersSchema, { signal, fallback: messages.requestFailed });
+    return (await call(myPartnersAction, { query }, { signal })).data;
   } catch {
     return [];
   }
@@ -25,6 +21,6 @@ export async function fetchMyPartnerIds(signal?: AbortSignal): Promise<string[]>
  * the server prices their websites (routes/websites.ts); standard without one, or when unknown.
  */
 export async function fetchMyPartnerType(signal?: AbortSignal): Promise<PartnerType> {
-  const [oldest] = await myPartners({ status: 'active', sortBy: 'createdAt', sortOrder: 'asc', limit: '1' }, signal);
+  const [oldest] = await myPartners({ status: 'active', sortBy: 'createdAt', sortOrder: 'asc', limit: 1 }, signal);
   return oldest?.type ?? DEFAULT_PARTNER_TYPE;
 }

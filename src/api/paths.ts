@@ -11,7 +11,7 @@ export function queryString(query: Record<string, unknown>): string {
   return text ? `?${text}` : '';
 }
 
-/** Where a record lives: the item path of an entry in its scope (inScope), with the record's id. */
+/** Where a record lives: the item path of an entry bound to its website or parent (boundTo), with the record's id. */
 export function itemPath(resource: Pick<Resource, 'paths' | 'itemParam'>, id: string): string {
   return fillPath(resource.paths.item, resource.itemParam ? { [resource.itemParam]: id } : {});
 }

@@ -4,7 +4,7 @@ import { formData, type FormFile } from './form-data';
 import { ApiError, requestData } from './request';
 import { uploadError } from './send';
 
-/** What an upload answers: the record it changed (crud.ts `upload`) or made (a media file), as the server sends it. */
+/** What an upload answers: the record it changed (crud/upload.ts) or made (a media file), as the server sends it. */
 const UploadedSchema = z.looseObject({ _id: z.string(), version: z.number() });
 export type Uploaded = z.infer<typeof UploadedSchema>;
 

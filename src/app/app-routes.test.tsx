@@ -12,6 +12,8 @@ vi.mock('../components/language-switcher', () => ({ LanguageSwitcher: () => null
 
 const SITE = '0190a1b2-0000-7000-8000-000000000001';
 const fetchMock = vi.fn<typeof fetch>();
+/** What every other call hears: a list of one partner record (`/api/partners/my-partners`: the partner's Settings). */
+const partnerRecord = { _id: '0190a1b2-0000-7000-8000-0000000000b1', version: 1, createdAt: '2026-01-01T10:00:00Z', updatedAt: '2026-01-01T10:00:00Z', name: 'Partner', ownerId: '0190a1b2-0000-7000-8000-0000000000c1' };
 const listCalls = () => fetchMock.mock.calls.filter(([input]) => String(input).startsWith('/api/categories?'));
 
 beforeEach(() => {
@@ -20,7 +22,7 @@ beforeEach(() => {
   fetchMock.mockReset().mockImplementation(async (input) =>
     String(input) === '/api/white-label/config'
       ? new Response(JSON.stringify({ success: true, data: { cmsName: 'Acme CMS', cmsLogoUrl: null } }))
-      : new Response(JSON.stringify({ success: true, data: [{ _id: 'p1', type: 'standard' }] })),
+      : new Response(JSON.stringify({ success: true, data: [partnerRecord] })),
   );
   vi.stubGlobal('fetch', fetchMock);
 });

@@ -122,12 +122,12 @@ export const routes: readonly RouteEntry[] = [
   signedIn('/websites/edit/:id', msg`Edit website`, websitePages('WebsiteEditPage')),
   signedIn('/websites-form', msg`Website form`, WebsitesFormPage),
   signedIn('/profile', msg`Profile`, ProfilePage),
-  signedIn('/websites/seo/:id', msg`SEO`, SeoPage),
+  signedIn('/websites/seo/:websiteId', msg`SEO`, SeoPage),
   // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
   signedIn('/websites/:id', msg`Website dashboard`, WebsiteHomePage),
 
-  signedIn('/cms/:id', msg`CMS dashboard`, CmsDashboardPage),
-  // Every route under /cms/{id} is open to any signed-in user; each part's routes are its declaration's.
+  signedIn('/cms/:websiteId', msg`CMS dashboard`, CmsDashboardPage),
+  // Every route under /cms/:websiteId is open to any signed-in user; each part's routes are its declaration's.
   ...CMS_SECTIONS.flatMap((section) => Object.values<SectionRoute>(section.routes).map(({ path, title, load }) => signedIn(path, title, lazyScreen(load)))),
 ];
 

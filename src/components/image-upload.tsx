@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { IMAGE_TYPES, type Uploaded } from '../api/upload';
 import { messages } from '../contract/messages';
 import type { Resource } from '../contract/resource';
-import { accept } from '../db/store';
+import { accept } from '../db/device-store';
 import { uploadOrQueue } from '../db/upload-or-queue';
 import { useEntryFile, useQueuedUploads } from '../db/use-queued-uploads';
 import { useOnline } from '../db/use-sync-status';
@@ -21,9 +21,9 @@ interface ImageUploadProps {
   /** The image on show now; null when there is none yet. */
   imageUrl: string | null;
   /**
-   * The record's entry (in its scope) when the upload changes a record of the registry: the answer
-   * is checked with its entity schema, the new image read from its `image.field`, and the
-   * record's cached copy on this device replaced by the answer.
+   * The record's entry (bound to its website) when the upload changes a record of the registry:
+   * the answer is checked with its entity schema, the new image read from its `image.field`, and
+   * the record's cached copy on this device replaced by the answer.
    */
   resource?: Resource;
   /** The server's answer: the record with its new image. */
@@ -58,7 +58,7 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
   const titleId = useId();
   const statusId = useId();
   // This image's upload waiting in the outbox (or refused there), and its file.
-  const queued = useQueuedUploads(resource?.name ?? IMAGES, resource?.scopeKey).find((entry) => entry.entityId === uploadPath);
+  const queued = useQueuedUploads(resource?.name ?? IMAGES, resource?.boundKey).find((entry) => entry.entityId === uploadPath);
   const queuedFile = useEntryFile(queued?.seq);
 
   // Object URLs of previews are let go once not shown any more, and everything when the component goes.
@@ -90,7 +90,7 @@ export function ImageUpload({ label, uploadPath, imageUrl, resource, onUploaded,
       const outcome = await uploadOrQueue(
         {
           resource: resource?.name ?? IMAGES,
-          scope: resource?.scopeKey,
+          scope: resource?.boundKey,
           entityId: uploadPath,
           path: uploadPath,
           file: { field: 'file', blob: file, name: file.name },

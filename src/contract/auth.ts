@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction } from './action';
 import { INTERFACE_LANGUAGES } from './languages';
 import { messages } from './messages';
 import { RoleInfoSchema, UserTypeSchema } from './permissions';
@@ -88,3 +89,123 @@ export type Device = z.infer<typeof DeviceSchema>;
 
 export const SwitcherLanguageSchema = z.object({ code: LanguageCodeSchema, name: z.string() });
 export type SwitcherLanguage = z.infer<typeof SwitcherLanguageSchema>;
+
+// Spec §3's calls. Sign-in and the reset are public and never wait in an outbox: they prove who is
+// there now. The password step, the PIN step and the reset set or read the sign-in cookies (ADR 017).
+
+export const login = defineAction({
+  name: 'login',
+  method: 'POST',
+  path: '/api/auth/login',
+  policy: 'public',
+  summary: 'Checks the password and mails a sign-in PIN to the account’s address.',
+  body: LoginBody,
+  answer: LoginResult,
+  failed: messages.loginFailed,
+});
+
+export const verifyPin = defineAction({
+  name: 'verifyPin',
+  method: 'POST',
+  path: '/api/auth/verify-pin',
+  policy: 'public',
+  summary: 'Checks the mailed PIN of this browser’s sign-in attempt and opens a session.',
+  body: VerifyPinBody,
+  answer: VerifyPinResult,
+  failed: messages.pinVerificationFailed,
+});
+
+export const logout = defineAction({
+  name: 'logout',
+  method: 'POST',
+  path: '/api/auth/logout',
+  policy: 'authenticated',
+  summary: 'Ends the session the token names.',
+  answer: z.null(),
+});
+
+export const forgotPassword = defineAction({
+  name: 'forgotPassword',
+  method: 'POST',
+  path: '/api/auth/forgot-password',
+  policy: 'public',
+  summary: 'Mails a reset PIN to the account with this address; answers the same whether or not there is one.',
+  body: ForgotPasswordBody,
+  answer: ForgotPasswordResult,
+  failed: messages.resetRequestFailed,
+});
+
+export const verifyResetPin = defineAction({
+  name: 'verifyResetPin',
+  method: 'POST',
+  path: '/api/auth/verify-reset-pin',
+  policy: 'public',
+  summary: 'Checks a reset PIN and answers the temporary token the new password is set with.',
+  body: VerifyResetPinBody,
+  answer: VerifyResetPinResult,
+  failed: messages.pinVerificationFailed,
+});
+
+export const resetPassword = defineAction({
+  name: 'resetPassword',
+  method: 'POST',
+  path: '/api/auth/reset-password',
+  policy: 'public',
+  summary: 'Sets a new password with the temporary token and the PIN, and signs the account out everywhere.',
+  body: ResetPasswordBody,
+  answer: ResetPasswordResult,
+  failed: messages.passwordResetFailed,
+});
+
+// The signed-in account's own calls (spec §7 Profile). None waits in an outbox: the answer is the
+// session's user, a taken username is the open form's to show, and a password or a device signed
+// out must take effect now.
+
+export const getProfile = defineAction({
+  name: 'getProfile',
+  method: 'GET',
+  path: '/api/profile',
+  policy: 'authenticated',
+  summary: 'The signed-in account.',
+  answer: AuthUserSchema,
+});
+
+export const updateProfile = defineAction({
+  name: 'updateProfile',
+  method: 'PUT',
+  path: '/api/profile',
+  policy: 'authenticated',
+  summary: 'Changes the signed-in account’s names, username or language.',
+  body: ProfileUpdateBody,
+  answer: AuthUserSchema,
+});
+
+export const changePassword = defineAction({
+  name: 'changePassword',
+  method: 'PUT',
+  path: '/api/profile/change-password',
+  policy: 'authenticated',
+  summary: 'Changes the password, given the current one, and signs the account’s other sessions out.',
+  body: ChangePasswordBody,
+  answer: z.null(),
+  failed: messages.changePasswordFailed,
+});
+
+export const listDevices = defineAction({
+  name: 'listDevices',
+  method: 'GET',
+  path: '/api/profile/devices',
+  policy: 'authenticated',
+  summary: 'The signed-in account’s live sessions, the last used first.',
+  answer: z.array(DeviceSchema),
+});
+
+export const signOutDevice = defineAction({
+  name: 'signOutDevice',
+  method: 'DELETE',
+  path: '/api/profile/devices/:id',
+  policy: 'authenticated',
+  summary: 'Ends one of the signed-in account’s sessions.',
+  params: z.object({ id: z.uuid() }),
+  answer: z.null(),
+});

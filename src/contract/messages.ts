@@ -167,6 +167,7 @@ export const messages = {
   ownTeamStanding: /*i18n*/ { id: 'team.ownStanding', message: 'You cannot change your own role or status, or remove yourself from the team.' },
 
   // Gastronomy menus: the answers of the calls beyond CRUD.
+  defaultAllergensFailed: /*i18n*/ { id: 'gastro.defaultAllergensFailed', message: 'Failed to load the default allergens' },
   defaultAllergensCreated: /*i18n*/ { id: 'gastro.defaultAllergensCreated', message: '{count, plural, =0 {All standard allergens are already there} one {# allergen added} other {# allergens added}}' },
   allergensCleanedUp: /*i18n*/ { id: 'gastro.allergensCleanedUp', message: '{count, plural, =0 {No dish named a deleted allergen} one {Deleted allergens removed from # dish} other {Deleted allergens removed from # dishes}}' },
 

@@ -40,8 +40,9 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   label: { one: MessageDescriptor; other: MessageDescriptor };
   /**
    * Wire paths exactly as the spec names them. The last `:param` of `item` is the record's id; any
-   * other `:param` is part of the scope (`:websiteId`) and the client fills it in. `create` when
-   * the spec posts somewhere else than the list. A singleton (one record per website) has no list.
+   * other `:param` binds the entry to a website or a parent record (`:websiteId`, `:menuId`) and
+   * the client fills it in (boundTo). `create` when the spec posts somewhere else than the list.
+   * A singleton (one record per website) has no list.
    */
   paths: { list?: string; item: string; create?: string; stats?: string };
   /** One record per website (SEO, outgoing mail): no list, the item path names only the website. */
@@ -204,7 +205,7 @@ export function defineResource<
   const singleton = config.singleton === true;
   // A singleton's path names only its website; any other item path ends in the record's id.
   const itemParam = singleton ? null : pathParams(config.paths.item).at(-1)!;
-  const scopeParams = [...new Set([...Object.values(config.paths), config.order?.path].flatMap((path) => pathParams(path ?? '')))].filter((name) => name !== itemParam);
+  const boundParams = [...new Set([...Object.values(config.paths), config.order?.path].flatMap((path) => pathParams(path ?? '')))].filter((name) => name !== itemParam);
   return {
     ...config,
     /** Who may call each route (docs/design.md §5), derived from the scope. */
@@ -213,10 +214,10 @@ export function defineResource<
     owners,
     /** Fields only admins write (owner columns are, too). */
     adminOnly: [...owners, ...(config.adminOnly ?? [])] as readonly string[],
-    /** The `:param`s of its paths besides the record's id (`websiteId`): the client fills them in. */
-    scopeParams,
-    /** Which scope this copy of the entry is filled in for (inScope); '' when none is. */
-    scopeKey: '',
+    /** The `:param`s of its paths besides the record's id (`websiteId`): the client fills them in (boundTo). */
+    boundParams,
+    /** Which website or parent record this copy of the entry is bound to (boundTo), its bound parameters joined; '' when none. */
+    boundKey: '',
     /** The path parameter that names the website, for a website-scoped resource. */
     websiteParam: config.scope === 'website' ? (config.websiteParam ?? 'websiteId') : null,
     /** The path parameter that names the record; none for a singleton. */
@@ -236,14 +237,14 @@ export type EntityOf<R extends Resource> = z.infer<R['entity']>;
 export type CreateOf<R extends Resource> = z.input<R['create']>;
 export type UpdateOf<R extends Resource> = z.input<R['update']>;
 export type QueryOf<R extends Resource> = z.input<R['query']>;
-/** The scope parameters of a resource's paths (`{ websiteId }`); empty for a global one. */
-export type ScopeParams = Readonly<Record<string, string>>;
+/** The values of a resource's bound parameters (`{ websiteId }`); empty for an entry bound to nothing. */
+export type BoundParams = Readonly<Record<string, string>>;
 
 /**
- * A path with its `:param`s filled in; every one must be given, unless `keep` names it (a scope
+ * A path with its `:param`s filled in; every one must be given, unless `keep` names it (a website
  * filled in before the record's id is known).
  */
-export function fillPath(path: string, params: ScopeParams, keep: readonly string[] = []): string {
+export function fillPath(path: string, params: BoundParams, keep: readonly string[] = []): string {
   return path.replace(/:(\w+)/g, (whole, name: string) => {
     const value = params[name];
     if (value) return encodeURIComponent(value);
@@ -253,24 +254,24 @@ export function fillPath(path: string, params: ScopeParams, keep: readonly strin
 }
 
 /**
- * The entry on one scope (a website): its scope parameters filled in, so its paths lead there, and
- * its `scopeKey` set, which keeps its cached pages and pending changes apart from other scopes'.
- * Every client layer takes such a copy as it takes an unscoped entry.
+ * The entry bound to one website or parent record: its bound parameters filled in, so its paths
+ * lead there, and its `boundKey` set, which keeps its cached pages and pending changes apart from
+ * other websites' and records'. Every client layer takes such a copy as it takes an unbound entry.
  */
-export function inScope<R extends Resource>(resource: R, params: ScopeParams): R {
-  if (resource.scopeParams.length === 0) return resource;
+export function boundTo<R extends Resource>(resource: R, params: BoundParams): R {
+  if (resource.boundParams.length === 0) return resource;
   const keep = resource.itemParam ? [resource.itemParam] : [];
   const fill = (path: string | undefined) => (path === undefined ? undefined : fillPath(path, params, keep));
   const paths = { list: fill(resource.paths.list), item: fill(resource.paths.item)!, create: fill(resource.paths.create), stats: fill(resource.paths.stats) };
   const image = resource.image && { ...resource.image, path: fill(resource.image.path)! };
   const order = resource.order && { ...resource.order, path: fill(resource.order.path)! };
-  return { ...resource, paths, image, order, scopeKey: resource.scopeParams.map((name) => params[name]).join('/') };
+  return { ...resource, paths, image, order, boundKey: resource.boundParams.map((name) => params[name]).join('/') };
 }
 
-/** The record an entry's rows belong to (`parent`), as a copy filled in by inScope names it; null when none is. */
-export function parentIdOf(resource: Pick<Resource, 'parent' | 'scopeParams' | 'scopeKey'>): string | null {
-  const at = resource.parent ? resource.scopeParams.indexOf(resource.parent.param) : -1;
-  return (at >= 0 && resource.scopeKey.split('/')[at]) || null;
+/** The record an entry's rows belong to (`parent`), as a copy bound by boundTo names it; null when none is. */
+export function parentIdOf(resource: Pick<Resource, 'parent' | 'boundParams' | 'boundKey'>): string | null {
+  const at = resource.parent ? resource.boundParams.indexOf(resource.parent.param) : -1;
+  return (at >= 0 && resource.boundKey.split('/')[at]) || null;
 }
 
 /** How a person knows a record: its title field, else its id. */

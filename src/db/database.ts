@@ -25,7 +25,10 @@ export interface CachedPage {
 
 export interface CachedRecord {
   resource: string;
-  /** The scope (a website) it was fetched or created in (contract/resource.ts inScope); none for global entries. */
+  /**
+   * The entry's boundKey (contract/resource.ts boundTo) it was fetched or created under; none when
+   * unbound. The field keeps its stored name, so stored data needs no migration.
+   */
   scope?: string;
   id: string;
   row: WireRow;
@@ -41,16 +44,20 @@ export interface CachedRecord {
 
 export type OutboxStatus = 'pending' | 'conflict' | 'failed';
 /**
- * `reorder`: the new order of a parent's children (db/outbox.ts enqueueReorder). `upload`: one file
- * sent as multipart, kept in `files` beside its entry (enqueueUpload).
+ * `reorder`: the new order of a parent's children (db/outbox-reorder.ts enqueueReorder). `upload`:
+ * one file sent as multipart, kept in `files` beside its entry (enqueueUpload). `action`: a
+ * declared call beyond CRUD (contract/action.ts `queueable`), sent as it was asked (enqueueAction).
  */
-export type MutationKind = 'create' | 'update' | 'delete' | 'reorder' | 'upload';
+export type MutationKind = 'create' | 'update' | 'delete' | 'reorder' | 'upload' | 'action';
 
 export interface OutboxEntry {
   /** Auto-increment: the order mutations were made, and so the order they are replayed in, per entity. */
   seq?: number;
   resource: string;
-  /** The scope (a website) the change was made in: only that scope's lists show it. */
+  /**
+   * The entry's boundKey (contract/resource.ts boundTo) the change was made under: only the lists
+   * of that binding show it. The field keeps its stored name, so stored data needs no migration.
+   */
   scope?: string;
   entityId: string;
   kind: MutationKind;
@@ -84,8 +91,9 @@ export interface OutboxEntry {
   /** How many answers in a row said "try again later" (5xx, 408, 425, a key in flight); the MAX_ATTEMPTS-th fails it. */
   attempts: number;
   /**
-   * How many times in a row the entry was sent twice without an answer (outbox.ts LOST_BACKOFF_MS);
-   * none since its last answer when absent. Not indexed: entries stored before it read as none.
+   * How many times in a row the entry was sent twice without an answer (outbox-verdict.ts
+   * LOST_BACKOFF_MS); none since its last answer when absent. Not indexed: entries stored before it
+   * read as none.
    */
   lost?: number;
   /** After such an answer, or none: not sent again before then (ms since epoch); the entity's later entries wait too. */

@@ -35,7 +35,7 @@ describe('a first visit', () => {
     vi.resetModules();
     vi.doMock('./database', async (original) => ({ ...(await original<typeof import('./database')>()), stillCreating: () => true }));
     const { db } = await import('./database');
-    const { resourceStore } = await import('./store');
+    const { resourceStore } = await import('./device-store');
     await db.open();
 
     // The cache is busy (as while it is being made): a list that waited for it would never show.

@@ -2,17 +2,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/send';
 import type { Success } from '../contract/envelope';
 import { orderTag } from '../contract/order';
-import { inScope } from '../contract/resource';
+import { boundTo } from '../contract/resource';
 import { gastroAllergens, gastroItems, gastroMenus } from '../contract/resources/gastro';
 import { initialListQuery } from '../machines/list.machine';
 import { clearLocalData, db, type WireRow } from './database';
-import { drain, entityKey, type OutboxRequest } from './outbox';
-import { keepList, resourceStore as store } from './store';
+import { keepList, resourceStore as store } from './device-store';
+import { entityKey } from './outbox';
+import { drain, type OutboxRequest } from './outbox-drain';
 
 /**
  * Ordered children on this device (ADR 012) with the generic store and outbox, on gastro dishes:
  * a menu of 2,000 in one cached page, and a menu made offline with its dishes, an allergen, an
- * order and an edit, replayed once against an in-memory server that behaves as crud.ts does.
+ * order and an edit, replayed once against an in-memory server that behaves as crud/ does.
  */
 
 const SITE = '0190d6b0-0000-7000-8000-0000000000a1';
@@ -22,9 +23,9 @@ const id = (n: number) => `0190d6b0-0000-7000-8000-${String(n).padStart(12, '0')
 const [SOUP, STEAK, CAKE] = [id(1), id(2), id(3)];
 const at = '2026-05-01T10:00:00.000Z';
 
-const menus = inScope(gastroMenus, { websiteId: SITE });
-const items = inScope(gastroItems, { menuId: MENU });
-const allergens = inScope(gastroAllergens, { websiteId: SITE });
+const menus = boundTo(gastroMenus, { websiteId: SITE });
+const items = boundTo(gastroItems, { menuId: MENU });
+const allergens = boundTo(gastroAllergens, { websiteId: SITE });
 const itemsQuery = initialListQuery(items);
 
 const dish = (n: number, fields: Record<string, unknown> = {}): WireRow => ({
@@ -48,14 +49,14 @@ const dish = (n: number, fields: Record<string, unknown> = {}): WireRow => ({
 
 const ok = (data: unknown): Success<unknown> => ({ success: true, data });
 
-/** A create as crud.ts makes it: the client's id, version 1. */
+/** A create as crud/ makes it: the client's id, version 1. */
 function made(table: Map<string, WireRow>, body: Record<string, unknown>, fields: Record<string, unknown> = {}) {
   const row = { ...body, ...fields, _id: String(body._id), id: String(body._id), version: 1, createdAt: at, updatedAt: at } as WireRow;
   table.set(row._id, row);
   return ok(row);
 }
 
-/** What crud.ts answers for the gastro entries, in memory: ids, versions, positions last, If-Match, the order's tag, Idempotency-Key. */
+/** What crud/ answers for the gastro entries, in memory: ids, versions, positions last, If-Match, the order's tag, Idempotency-Key. */
 function gastroServer() {
   const rows = { menus: new Map<string, WireRow>(), allergens: new Map<string, WireRow>(), items: new Map<string, WireRow>() };
   const answered = new Map<string, Success<unknown>>();

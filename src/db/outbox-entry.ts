@@ -72,6 +72,6 @@ export function outboxEntry(resource: Resource, mutation: Mutation, title: strin
     label: { item: i18n._(resource.label.one), title },
     fallback: resourceText(resource, `${mutation.kind}Failed`),
     dependsOn: referencedKeys(resource, mutation),
-    scope: resource.scopeKey,
+    scope: resource.boundKey,
   };
 }

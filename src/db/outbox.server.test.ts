@@ -6,16 +6,21 @@ import { tokenFor } from '../../tests/support/auth';
 import { png } from '../../tests/support/uploads';
 import { seedUser, seedWebsite } from '../../tests/support/users';
 import { outboxEntry } from './outbox-entry';
+import { actionPath } from '../api/action';
 import { send, sourceText, type Transport } from '../api/send';
 import { orderTag } from '../contract/order';
-import { inScope, type Resource } from '../contract/resource';
+import { boundTo, type Resource } from '../contract/resource';
 import { categories, subcategories } from '../contract/resources/catalogs';
-import { gastroItems, gastroMenus } from '../contract/resources/gastro';
+import { cleanupAllergens, gastroItems, gastroMenus } from '../contract/resources/gastro';
 import { uuidv7 } from '../contract/uuid';
 import { REPLAY_HEADER } from '../server/http/idempotency';
 import { categories as categoryRows } from '../server/store/schema';
 import { clearLocalData, db } from './database';
-import { BACKOFF_MS, drain, enqueue, enqueueReorder, enqueueUpload, entityKey, keepMine, LOST_BACKOFF_MS, MAX_ATTEMPTS, type Send } from './outbox';
+import { enqueue, enqueueAction, enqueueUpload, entityKey } from './outbox';
+import { keepMine } from './outbox-conflicts';
+import { drain, type Send } from './outbox-drain';
+import { enqueueReorder } from './outbox-reorder';
+import { BACKOFF_MS, LOST_BACKOFF_MS, MAX_ATTEMPTS } from './outbox-verdict';
 import type { Mutation } from './resource-store';
 
 /**
@@ -159,6 +164,22 @@ describe('the outbox against the server', () => {
       [200, true],
     ]);
     expect(await onServer(id)).toMatchObject({ description: 'Once', version: 2 });
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('a queued action (a declared call beyond CRUD) is sent with its own key, once, even when its answer was lost', async () => {
+    const owner = await seedUser(test.store, { type: 'user', email: `owner-${++serial}@example.test`, username: `owner-${serial}`, password: 'unused password' });
+    const website = await seedWebsite(test.store, { ownerId: owner.id });
+    const key = uuidv7();
+    const path = actionPath(cleanupAllergens, { params: { websiteId: website.id } });
+    await enqueueAction({ resource: `action:${cleanupAllergens.name}`, entityId: key, idempotencyKey: key, method: 'POST', path, label: { item: 'Clean up allergens', title: '' }, fallback: 'Failed' });
+
+    expect(await drain(answerLost(1))).toMatchObject({ sent: 1, stopped: null });
+
+    expect(answers.map((answer) => [answer.url, answer.key, answer.status, answer.replayed])).toEqual([
+      [path, key, 200, false],
+      [path, key, 200, true],
+    ]);
     expect(await db.outbox.count()).toBe(0);
   });
 
@@ -401,8 +422,8 @@ describe('a reorder against the server', () => {
     const owner = await seedUser(test.store, { type: 'user', email: `owner-${serial}@example.test`, username: `owner-${++serial}`, password: 'unused password' });
     const website = await seedWebsite(test.store, { ownerId: owner.id });
     const menuId = uuidv7();
-    const menus = inScope(gastroMenus, { websiteId: website.id });
-    const items = inScope(gastroItems, { menuId });
+    const menus = boundTo(gastroMenus, { websiteId: website.id });
+    const items = boundTo(gastroItems, { menuId });
     await queue(menus, { kind: 'create', id: menuId, values: { name: 'Lunch', description: '', status: 'draft', language: 'de' } });
     const dishes = ['Soup', 'Steak', 'Cake', 'Coffee'].map((dish) => ({ id: uuidv7(), dish }));
     for (const { id, dish } of dishes) {
@@ -420,7 +441,7 @@ describe('a reorder against the server', () => {
     // Here, the steak is deleted (the server fails it once) and then the cake moved up, on the list without the steak.
     poisoned.add(steak);
     await queue(items, { kind: 'delete', id: steak, baseVersion: 1 });
-    const seq = await enqueueReorder({ resource: items.name, scope: items.scopeKey, parentId: items.scopeKey, ids: [cake, soup, coffee], base: orderTag([soup, cake, coffee]), path: orderPath, field: 'items', label: { item: 'dishes', title: '' }, fallback: 'Failed to reorder the menu entries' });
+    const seq = await enqueueReorder({ resource: items.name, scope: items.boundKey, parentId: items.boundKey, ids: [cake, soup, coffee], base: orderTag([soup, cake, coffee]), path: orderPath, field: 'items', label: { item: 'dishes', title: '' }, fallback: 'Failed to reorder the menu entries' });
     const reorders = () => answers.filter((answer) => answer.url === orderPath).map((answer) => answer.status);
 
     await drain(workerSend());

@@ -3,24 +3,12 @@ import { ApiError, ValidationError } from '../api/send';
 import type { Success } from '../contract/envelope';
 import { orderTag } from '../contract/order';
 import { clearLocalData, db, SitekeeperDatabase, type OutboxEntry, type WireRow } from './database';
-import {
-  BACKOFF_MS,
-  discard,
-  drain,
-  enqueue,
-  enqueueReorder,
-  entityKey,
-  keepMine,
-  LOST_BACKOFF_MS,
-  MAX_ATTEMPTS,
-  mergeOrder,
-  OFFLINE_AFTER,
-  rememberServerRow,
-  retry,
-  takeTheirs,
-  type NewEntry,
-  type OutboxRequest,
-} from './outbox';
+import { enqueue, entityKey, type NewEntry } from './outbox';
+import { rememberServerRow } from './outbox-cache';
+import { discard, keepMine, mergeOrder, retry, takeTheirs } from './outbox-conflicts';
+import { drain, OFFLINE_AFTER, type OutboxRequest } from './outbox-drain';
+import { enqueueReorder } from './outbox-reorder';
+import { BACKOFF_MS, LOST_BACKOFF_MS, MAX_ATTEMPTS } from './outbox-verdict';
 
 const A = '0190d6b0-0000-7000-8000-00000000000a';
 const B = '0190d6b0-0000-7000-8000-00000000000b';
@@ -834,7 +822,7 @@ describe('reorder', () => {
   });
 
   /**
-   * The server's side of the list, as crud.ts keeps it: a new child last, a deleted one gone, and
+   * The server's side of the list, as crud/ keeps it: a new child last, a deleted one gone, and
    * a reorder taken only from the order it holds (else 409 with that order). `refuse` answers a
    * call in its place.
    */

@@ -7,11 +7,11 @@ import { topics } from '../../tests/support/scoped-resources';
 import { createScopedTables, topicsTable } from '../../tests/support/scoped-tables';
 import { seedUser, seedWebsite } from '../../tests/support/users';
 import { TOKEN_KEY } from '../api/storage';
-import { inScope, type Resource } from '../contract/resource';
+import { boundTo, type Resource } from '../contract/resource';
 import { uuidv7 } from '../contract/uuid';
 import { registerResource } from '../server/crud';
 import { clearLocalData } from './database';
-import { resourceStore as store } from './store';
+import { resourceStore as store } from './device-store';
 import { requestSync } from './sync';
 
 /**
@@ -73,10 +73,10 @@ describe('a website-scoped resource on two websites', () => {
   let b: Resource;
 
   it('fills each website into its paths and keeps each one’s pages apart', async () => {
-    a = inScope(topics, { websiteId: site.A });
-    b = inScope(topics, { websiteId: site.B });
+    a = boundTo(topics, { websiteId: site.A });
+    b = boundTo(topics, { websiteId: site.B });
     expect(a.paths.list).toBe(`/api/test/topics/${site.A}`);
-    expect(() => inScope(topics, {})).toThrow(/websiteId/);
+    expect(() => boundTo(topics, {})).toThrow(/websiteId/);
     expect(names(await store.fetchList(a, query))).toEqual(['Alpha']);
     expect(names(await store.fetchList(b, query))).toEqual(['Beta']);
     expect(names((await store.cachedList(a, query))?.value)).toEqual(['Alpha']);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { settings } from '../contract/resources/settings';
 import { clearLocalData, db, type WireRow } from './database';
-import { accept, resourceStore as store } from './store';
+import { accept, resourceStore as store } from './device-store';
 
 /**
  * A singleton entry (the installation's settings: `GET`/`PUT /api/settings`, no id in the path)

@@ -1,4 +1,4 @@
-import type { StopReason } from './outbox';
+import type { StopReason } from './outbox-drain';
 
 /** What the page and the service worker say to each other about the outbox (both import this file). */
 

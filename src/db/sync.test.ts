@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearLocalData, db, readSessionMeta } from './database';
 import { keepDeviceDataWithSession } from './device-session';
-import { BACKOFF_MS, enqueue, LOST_BACKOFF_MS } from './outbox';
+import { enqueue } from './outbox';
+import { BACKOFF_MS, LOST_BACKOFF_MS } from './outbox-verdict';
 import { OFFLINE_RETRY_MS, requestSync, resolve as resolveEntry, startSync } from './sync';
 import { SYNCED_EVENT, type SyncedMessage } from './sync-messages';
 

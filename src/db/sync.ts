@@ -1,21 +1,23 @@
 import { ApiError, endRejectedSession, pageTransport, request } from '../api/request';
 import { storedToken } from '../api/storage';
 import { readSessionMeta, writeSessionMeta, type WireRow } from './database';
-import * as outbox from './outbox';
-import type { DrainResult, Send } from './outbox';
+import { entityEntries } from './outbox';
+import { rememberServerRow } from './outbox-cache';
+import * as conflicts from './outbox-conflicts';
+import { drain, type DrainResult, type Send } from './outbox-drain';
 import { SYNC_TAG, SYNCED_EVENT, type SyncedMessage, type SyncRequest } from './sync-messages';
 
 /**
  * The page's side of replay (DESIGN §6): it asks the service worker to drain the outbox, or drains
  * it itself where no worker controls the page (development, first visit, a browser without one).
- * Either way the drain is db/outbox.ts's, under its lock, over api/send.ts.
+ * Either way the drain is db/outbox-drain.ts's, under its lock, over api/send.ts.
  */
 
 /** How long the page waits for the worker's answer before draining itself (an old worker may not know SYNC). */
 const WORKER_ANSWER_MS = 3000;
 /**
- * After a drain found the connection gone (outbox.ts OFFLINE_AFTER), the next try while the page
- * stays open, after the n-th such drain in a row (the last repeating): soon, since a phone's
+ * After a drain found the connection gone (outbox-drain.ts OFFLINE_AFTER), the next try while the
+ * page stays open, after the n-th such drain in a row (the last repeating): soon, since a phone's
  * connection often returns within seconds without an `online` event (a tunnel, a captive portal
  * accepted), then less often while it stays away (ADR 019). `online` tries at once anyway.
  */
@@ -89,7 +91,7 @@ function workerAnswer(since: number): Promise<DrainResult | null> {
 }
 
 async function drainHere(): Promise<DrainResult> {
-  const result = await outbox.drain(pageSend);
+  const result = await drain(pageSend);
   afterDrain(result);
   return result;
 }
@@ -155,31 +157,31 @@ export function startSync(): () => void {
 async function refresh(entry: { resource: string; entityId: string; itemPath: string }): Promise<void> {
   try {
     const { data } = await request<WireRow>(entry.itemPath);
-    await outbox.rememberServerRow(entry.resource, entry.entityId, data ?? null);
+    await rememberServerRow(entry.resource, entry.entityId, data ?? null);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) await outbox.rememberServerRow(entry.resource, entry.entityId, null);
+    if (error instanceof ApiError && error.status === 404) await rememberServerRow(entry.resource, entry.entityId, null);
   }
 }
 
 /** The sync panel's and the editor's answers to a conflict or a refusal. */
 export const resolve = {
   async keepMine(seq: number): Promise<void> {
-    await outbox.keepMine(seq);
+    await conflicts.keepMine(seq);
     announceChange();
     void requestSync();
   },
   async takeTheirs(seq: number): Promise<void> {
-    await outbox.takeTheirs(seq);
+    await conflicts.takeTheirs(seq);
     announceChange();
     void requestSync();
   },
   async retry(seq: number): Promise<void> {
-    await outbox.retry(seq);
+    await conflicts.retry(seq);
     announceChange();
     void requestSync();
   },
   async discard(seq: number): Promise<void> {
-    const entry = await outbox.discard(seq);
+    const entry = await conflicts.discard(seq);
     // A dropped reorder has no row to fetch: the next read of the list brings the server's order.
     if (entry && (entry.kind === 'update' || entry.kind === 'delete')) await refresh(entry);
     announceChange();
@@ -187,7 +189,7 @@ export const resolve = {
   },
   /** The editor's "take theirs", which knows the entity, not the entry. */
   async takeTheirsOf(resource: string, entityId: string): Promise<void> {
-    const conflict = (await outbox.entityEntries(resource, entityId)).find((entry) => entry.status === 'conflict');
+    const conflict = (await entityEntries(resource, entityId)).find((entry) => entry.status === 'conflict');
     if (conflict?.seq !== undefined) await this.takeTheirs(conflict.seq);
   },
 };

@@ -4,7 +4,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/send';
 import type { Success } from '../contract/envelope';
 import { clearLocalData, db } from './database';
-import { drain, enqueue, enqueueUpload, retry, type OutboxRequest } from './outbox';
+import { enqueue, enqueueUpload } from './outbox';
+import { retry } from './outbox-conflicts';
+import { drain, type OutboxRequest } from './outbox-drain';
 
 // Issue 18: a dish saved offline names the photo taken in its form, whose upload makes the media
 // record under that id: the dish waits for the upload as it would for a create.

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../api/send';
 import type { Success } from '../contract/envelope';
 import { clearLocalData, db, SitekeeperDatabase, type WireRow } from './database';
-import { discard, drain, enqueue, enqueueUpload, type NewUpload, type OutboxRequest } from './outbox';
+import { enqueue, enqueueUpload, type NewUpload } from './outbox';
+import { discard } from './outbox-conflicts';
+import { drain, type OutboxRequest } from './outbox-drain';
 import { NoRoomError, SPARE_BYTES } from './storage-room';
 
 const WEBSITE = '0190d6b0-0000-7000-8000-0000000000a1';
@@ -95,7 +97,7 @@ describe('an upload in the outbox', () => {
       expect(files).toEqual([{ field: 'file', name: 'dish.jpg', bytes: [1, 2, 3, 4] }]);
     }
     expect([await db.outbox.count(), await db.files.count()]).toEqual([0, 0]);
-    // A record made here: list pages fetched before show it (store.ts readPage).
+    // A record made here: list pages fetched before show it (device-store.ts readPage).
     const record = await db.records.get(['media', id]);
     expect(record).toMatchObject({ scope: WEBSITE, row: mediaRow(id), ownFrom: 1 });
     expect(record?.createdLocally).toBeGreaterThan(0);

@@ -3,17 +3,17 @@ import { db, type OutboxEntry, type OutboxFile } from './database';
 
 const NONE: OutboxEntry[] = [];
 
-/** The uploads of a resource in a scope not on the server yet (pending or refused), oldest first, as they change. */
-export function useQueuedUploads(resource: string, scope = ''): OutboxEntry[] {
+/** The uploads of a resource under one boundKey not on the server yet (pending or refused), oldest first, as they change. */
+export function useQueuedUploads(resource: string, boundKey = ''): OutboxEntry[] {
   return (
     useLiveQuery(
       () =>
         db.outbox
           .where('resource')
           .equals(resource)
-          .filter((entry) => entry.kind === 'upload' && (entry.scope ?? '') === scope)
+          .filter((entry) => entry.kind === 'upload' && (entry.scope ?? '') === boundKey)
           .sortBy('seq'),
-      [resource, scope],
+      [resource, boundKey],
     ) ?? NONE
   );
 }
@@ -42,12 +42,12 @@ export function useQueuedUpload(resource: string, entityId: string | null): Outb
 }
 
 /**
- * The pictures of a resource in a scope waiting to be uploaded (the media library's photos taken
- * offline) that a record may already name: images sent with the id they are kept under
- * (upload-or-queue.ts), oldest first.
+ * The pictures of a resource under one boundKey waiting to be uploaded (the media library's
+ * photos taken offline) that a record may already name: images sent with the id they are kept
+ * under (upload-or-queue.ts), oldest first.
  */
-export function useQueuedPictures(resource: string, scope = ''): OutboxEntry[] {
-  const queued = useQueuedUploads(resource, scope);
+export function useQueuedPictures(resource: string, boundKey = ''): OutboxEntry[] {
+  const queued = useQueuedUploads(resource, boundKey);
   const named = queued.filter((entry) => entry.body?._id === entry.entityId);
   const images = useLiveQuery(
     async () => {

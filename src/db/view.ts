@@ -28,10 +28,10 @@ export function canonicalQuery(resource: Resource, query: Query): Record<string,
   return Object.fromEntries(entries) as Record<string, string | number>;
 }
 
-/** One page's key: the entry, its scope (a website's pages are its own), the canonical query. */
+/** One page's key: the entry, what it is bound to (a website's pages are its own), the canonical query. */
 export function pageKey(resource: Resource, canonical: Record<string, string | number>): string {
-  const scope = resource.scopeKey ? `@${resource.scopeKey}` : '';
-  return `${resource.name}${scope}?${new URLSearchParams(Object.entries(canonical).map(([k, v]) => [k, String(v)]))}`;
+  const bound = resource.boundKey ? `@${resource.boundKey}` : '';
+  return `${resource.name}${bound}?${new URLSearchParams(Object.entries(canonical).map(([k, v]) => [k, String(v)]))}`;
 }
 
 /** The key of the page a query asks for, as the list machine and the read-ahead know it. */
@@ -85,8 +85,8 @@ export function localChanges(entries: readonly OutboxEntry[]): Map<string, Local
   const changes = new Map<string, LocalChange>();
   const stopped = new Set<string>();
   for (const entry of entries.toSorted((a, b) => (a.seq ?? 0) - (b.seq ?? 0))) {
-    // A new order of children changes no row's values: pendingOrder reads it.
-    if (entry.kind === 'reorder' || stopped.has(entry.entityId)) continue;
+    // A new order of children changes no row's values (pendingOrder reads it); nor does an action, whose effect only the server knows.
+    if (entry.kind === 'reorder' || entry.kind === 'action' || stopped.has(entry.entityId)) continue;
     if (entry.status === 'failed') {
       stopped.add(entry.entityId);
       continue;
@@ -104,11 +104,12 @@ export function localChanges(entries: readonly OutboxEntry[]): Map<string, Local
 
 /**
  * The order of an ordered entry's children this device made and the server has not taken yet
- * (db/outbox.ts enqueueReorder: one entry per parent, kept under `order:<scope>`), or none.
+ * (db/outbox-reorder.ts enqueueReorder: one entry per parent, kept under `order:<boundKey>`), or
+ * none.
  */
 export function pendingOrder(resource: Resource, entries: readonly OutboxEntry[]): string[] | undefined {
   if (!resource.order) return undefined;
-  const entry = entries.findLast((held) => held.kind === 'reorder' && held.entityId === `order:${resource.scopeKey}` && held.status !== 'failed');
+  const entry = entries.findLast((held) => held.kind === 'reorder' && held.entityId === `order:${resource.boundKey}` && held.status !== 'failed');
   const ids = entry?.body?.[resource.order.field];
   return Array.isArray(ids) ? ids.map(String) : undefined;
 }

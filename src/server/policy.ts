@@ -132,7 +132,7 @@ async function resolveWebsite(db: Db, source: WebsiteSource, raw: string | undef
 async function authorize(request: FastifyRequest, db: Db, policy: Exclude<Policy, 'public' | 'apiKey'>, source: WebsiteSource): Promise<void> {
   const auth = request.auth;
   if (!auth) throw new HttpError(401, messages.unauthenticated);
-  // Owners' rows are narrowed to their own in the queries (crud.ts's 'owner' scope); a website
+  // Owners' rows are narrowed to their own in the queries (crud/rows.ts visibleRows for the 'owner' scope); a website
   // policy first needs the caller to reach that website at all.
   if (typeof policy === 'object') {
     const website = await resolveWebsite(db, source, (request.params as Record<string, string | undefined>)[source.param]);

@@ -3,7 +3,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type 
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { send, sourceText } from '../api/send';
 import { readSessionMeta } from '../db/database';
-import { drain, type DrainResult, type Send } from '../db/outbox';
+import { drain, type DrainResult, type Send } from '../db/outbox-drain';
 import { SYNC_TAG, type SyncedMessage } from '../db/sync-messages';
 
 /** Background Sync's event (not in TypeScript's WebWorker library). */

@@ -7,9 +7,9 @@ import type { Resource } from '../contract/resource';
 import type { ResourceScreen } from './resource/screen';
 import type { PageProps } from './page';
 
-// Each part of a website's CMS as the app shows it: its routes under /cms/{id} (its screens, in a
-// chunk of their own) and its dashboard card. The route table, the screens' own routes and the
-// CMS dashboard are made from these; a CMS module's name and route base are its contract
+// Each part of a website's CMS as the app shows it: its routes under /cms/:websiteId (its screens,
+// in a chunk of their own) and its dashboard card. The route table, the screens' own routes and
+// the CMS dashboard are made from these; a CMS module's name and route base are its contract
 // declaration's (contract/modules.ts). This file is in the first chunk: it names its screens and
 // its card's entry by loaders only.
 
@@ -38,7 +38,7 @@ interface Declaration<Screens, Name extends string> {
 }
 
 export interface SectionRoute {
-  /** The whole pattern, `/cms/:id/posts/edit/:postId`. */
+  /** The whole pattern, `/cms/:websiteId/posts/edit/:postId`. */
   path: string;
   title: MessageDescriptor;
   load: () => Promise<ComponentType<PageProps>>;
@@ -60,7 +60,7 @@ function section<Screens, Name extends string>(
   const entries = Object.entries<RouteDeclaration<PageOf<Screens>>>(routes).map(([key, route]) => [
     key,
     {
-      path: `/cms/:id/${base}${route.path}`,
+      path: `/cms/:websiteId/${base}${route.path}`,
       title: route.title ?? name,
       load: () => screens().then((loaded) => loaded[route.page] as ComponentType<PageProps>),
     },
@@ -177,7 +177,7 @@ export const CMS_SECTIONS: readonly CmsSection[] = Object.values(CMS);
 /** The last `:param` of a route pattern: the one a record's id fills. */
 export const lastParam = (path: string) => /:(\w+)$/.exec(path)?.[1] ?? 'id';
 
-/** A route pattern with its last parameter filled (`/cms/:id/posts/edit/:postId` → `/cms/:id/posts/edit/42`). */
+/** A route pattern with its last parameter filled (`/cms/:websiteId/posts/edit/:postId` → `/cms/:websiteId/posts/edit/42`). */
 export const withRecord = (path: string, id: string) => path.replace(/:\w+$/, () => id);
 
 /**

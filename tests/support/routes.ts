@@ -52,7 +52,7 @@ export function capturingFastify(actual: Fastify) {
   return { ...actual, default: capturing };
 }
 
-/** crud.ts whose `registerResource` says which entry and table the routes it adds belong to. */
+/** crud/ whose `registerResource` says which entry and table the routes it adds belong to. */
 export function capturingCrud(actual: Crud): Crud {
   const registerResource: Crud['registerResource'] = (app, ctx, resource, table, hooks, options = {}) => {
     const registered = { resource, table, options };

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
 import { Email, LanguageCodeSchema, PersonName, Username } from '../auth';
 import { defineResource } from '../resource';
 
@@ -74,4 +75,39 @@ export const WebsiteUserSchema = z.object({
   /** owner, partner, or the team role's name (null: a member without a role). */
   relation: z.enum(['owner', 'partner', 'team']),
   role: z.nullable(z.string()),
+});
+
+/** Mails the account a PIN to choose a new password with (ADR 011): the admin never sees a password. */
+export const resetUserPassword = defineAction({
+  name: 'resetUserPassword',
+  method: 'POST',
+  path: '/api/users/:id/reset-password',
+  policy: users.access.update,
+  summary: 'Mails an owner or partner a PIN to choose a new password with; their current password stays until then.',
+  params: z.object({ id: z.string() }),
+  answer: z.object({ email: z.string() }),
+});
+
+export const listUserOptions = defineAction({
+  name: 'listUserOptions',
+  method: 'GET',
+  path: '/api/users/dropdown',
+  policy: users.access.list,
+  summary: 'Owners and partners whose address or name contains the search, by address, for pickers.',
+  query: z.object({
+    search: z.optional(z.string().check(z.maxLength(200))),
+    type: z.optional(OwnerType),
+    limit: z._default(z.pipe(z.coerce.number(), z.int().check(z.minimum(1), z.maximum(100))), 20),
+  }),
+  answer: z.array(UserOptionSchema),
+});
+
+export const listWebsiteUsers = defineAction({
+  name: 'listWebsiteUsers',
+  method: 'GET',
+  path: '/api/websites/:id/users',
+  policy: { website: 'team' },
+  summary: 'Who works on a website: its owner, its partner and its team.',
+  params: z.object({ id: z.string() }),
+  answer: z.array(WebsiteUserSchema),
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
+import { SwitcherLanguageSchema } from '../auth';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
 
@@ -116,3 +118,24 @@ export const languages = defineResource({
 
 /** `GET /api/languages/dropdown`: every language, for pickers. */
 export const LanguageOptionSchema = z.object({ _id: z.uuid(), name: z.string(), code: z.string() });
+
+export const listLanguageOptions = defineAction({
+  name: 'listLanguageOptions',
+  method: 'GET',
+  path: '/api/languages/dropdown',
+  policy: languages.access.list,
+  summary: 'Every language of the catalog, by name, for pickers.',
+  answer: z.array(LanguageOptionSchema),
+});
+
+/** Before sign-in too: the sign-in screen has the switcher. */
+export const listSwitcherLanguages = defineAction({
+  name: 'listSwitcherLanguages',
+  method: 'GET',
+  path: '/api/languages/switcher',
+  policy: 'public',
+  summary: 'The interface languages the header’s switcher offers, each under its own name.',
+  query: z.object({ userLanguage: z.optional(z.string().check(z.maxLength(10))) }),
+  answer: z.array(SwitcherLanguageSchema),
+  failed: messages.languagesLoadFailed,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction, WebsiteParams } from '../action';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
 import { LanguageCode } from './catalogs';
@@ -224,6 +225,37 @@ export const media = defineResource({
   sort: [...MEDIA_SORTS],
 });
 
+/**
+ * The uploads that make the library's records, as multipart: the file (`file`), its `alt`,
+ * `description` and `folder`, `compressImages` (on unless it says otherwise), and, for one file,
+ * the record's own `_id`. An upload waits on a device in its own queue (db/upload-or-queue.ts).
+ */
+export const uploadMedia = defineAction({
+  name: 'uploadMedia',
+  method: 'POST',
+  path: '/api/cms/media/:websiteId/upload',
+  policy: media.access.create,
+  summary: 'Uploads one file into the website’s media library.',
+  params: WebsiteParams,
+  multipart: true,
+  answer: media.entity,
+  status: 201,
+  failed: messages.uploadFailed,
+});
+
+export const uploadMediaFiles = defineAction({
+  name: 'uploadMediaFiles',
+  method: 'POST',
+  path: '/api/cms/media/:websiteId/upload-multiple',
+  policy: media.access.create,
+  summary: 'Uploads several files into the website’s media library, all or none.',
+  params: WebsiteParams,
+  multipart: true,
+  answer: z.array(media.entity),
+  status: 201,
+  failed: messages.uploadFailed,
+});
+
 /** A website's search-engine settings (spec §7 SEO): one record per website, behind the seo feature. */
 export const seo = defineResource({
   name: 'seo',
@@ -248,6 +280,17 @@ export const seo = defineResource({
   search: [],
   sort: ['updatedAt'],
   references: { ogImageMediaId: 'media' },
+});
+
+/** Spec §7 `GET /api/seo`: the settings of every website the caller reaches, when their role has the seo feature. */
+export const reachableSeo = defineAction({
+  name: 'reachableSeo',
+  method: 'GET',
+  path: '/api/seo',
+  policy: 'authenticated',
+  summary: 'Lists the SEO settings of every website the signed-in account reaches.',
+  query: seo.query,
+  answer: z.array(seo.entity),
 });
 
 /** Every CMS entry, for the dashboard's counts and the delivery API. */

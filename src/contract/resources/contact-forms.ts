@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction, WebsiteParams } from '../action';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
 
@@ -159,9 +160,21 @@ export const smtpSettings = defineResource({
   sort: ['updatedAt'],
 });
 
-/** Spec §7: a real mail through the saved settings. Its body names whom to send it to (the caller's own address when left out). */
-export const SMTP_TEST_PATH = '/api/cms/contact-forms/:websiteId/smtp/test';
-export const SmtpTestBody = z.object({ to: z.optional(Email) });
+/**
+ * Spec §7: a real mail through the saved settings. Its body names whom to send it to (the caller's
+ * own address when left out). Whatever goes wrong answers the same fixed failure.
+ */
+export const testSmtp = defineAction({
+  name: 'testSmtp',
+  method: 'POST',
+  path: '/api/cms/contact-forms/:websiteId/smtp/test',
+  policy: smtpSettings.access.update,
+  summary: 'Sends a test mail through the website’s saved SMTP settings, to the caller or to `to`.',
+  params: WebsiteParams,
+  body: z.object({ to: z.optional(Email) }),
+  answer: z.object({ to: z.string() }),
+  failed: messages.smtpTestFailed,
+});
 
 /**
  * The mail a submission makes. `{{name}}` stands for the value of the field of that name,
@@ -180,4 +193,38 @@ export const mailTemplates = defineResource({
   filters: {},
   search: [],
   sort: ['updatedAt'],
+});
+
+// The delivery API's side of contact forms (server/routes/form-submissions.ts): a website reads a
+// form's fields to show it, and posts what its visitor typed, with its key in X-API-Key.
+
+const FormParams = z.object({ formId: z.string() });
+
+export const publicForm = defineAction({
+  name: 'publicForm',
+  method: 'GET',
+  path: '/api/public/forms/:formId',
+  policy: contactSubmissions.access.create,
+  summary: 'A contact form that takes submissions, with its fields, for the website to show.',
+  params: FormParams,
+  answer: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string(),
+    fields: z.array(z.object({ name: z.string(), label: z.string(), type: FormFieldType, required: z.boolean(), options: z.array(z.string()) })),
+  }),
+});
+
+export const submitForm = defineAction({
+  name: 'submitForm',
+  method: 'POST',
+  path: '/api/public/forms/:formId/submissions',
+  policy: contactSubmissions.access.create,
+  summary: 'Stores what a visitor sent through a contact form; its mail follows.',
+  params: FormParams,
+  body: z
+    .record(z.string(), z.unknown())
+    .check(z.describe('The values by field name (`GET /api/public/forms/{formId}` lists the fields): text, a number, or true for a ticked checkbox.')),
+  answer: z.object({ id: z.uuid(), createdAt: z.iso.datetime({ offset: true }) }),
+  status: 201,
 });

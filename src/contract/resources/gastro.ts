@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { messages } from '../messages';
+import { defineAction, WebsiteParams } from '../action';
 import { defineResource } from '../resource';
 import { LanguageCode, LanguageContent } from './catalogs';
 import { ContentStatus } from './cms';
@@ -145,12 +146,29 @@ export const DEFAULT_ALLERGENS: readonly { identifier: string; en: string; de: s
 ];
 
 /** The calls of spec §7 beyond CRUD: they name the website the rows are made or cleaned in. */
-export const GASTRO_PATHS = {
-  defaultAllergens: '/api/cms/gastro-menus/:websiteId/allergens/default',
-  cleanupAllergens: '/api/cms/gastro-menus/:websiteId/items/cleanup-allergens',
-} as const;
+export const loadDefaultAllergens = defineAction({
+  name: 'loadDefaultAllergens',
+  method: 'POST',
+  path: '/api/cms/gastro-menus/:websiteId/allergens/default',
+  policy: gastroAllergens.access.create,
+  summary: 'Adds the 14 allergens of Regulation (EU) No 1169/2011 Annex II the website lacks and answers its whole legend.',
+  params: WebsiteParams,
+  answer: z.array(gastroAllergens.entity),
+  failed: messages.defaultAllergensFailed,
+  // Not queueable: offline, the page makes the missing ones as creates, which its lists show at once.
+});
 
-/** What `POST …/items/cleanup-allergens` answers: how many dishes it changed, and those dishes as they are now (for the client's cache). */
-export const CleanupAllergensResult = z.object({ changed: z.int(), items: z.array(gastroItems.entity) });
+/** Answers how many dishes it changed, and those dishes as they are now (for the client's cache). */
+export const cleanupAllergens = defineAction({
+  name: 'cleanupAllergens',
+  method: 'POST',
+  path: '/api/cms/gastro-menus/:websiteId/items/cleanup-allergens',
+  policy: gastroItems.access.update,
+  summary: 'Drops from the website’s dishes every allergen that is no allergen of the website any more.',
+  params: WebsiteParams,
+  answer: z.object({ changed: z.int(), items: z.array(gastroItems.entity) }),
+  failed: messages.cleanupAllergensFailed,
+  queueable: { label: /*i18n*/ { id: 'gastro.cleanupAllergens', message: 'Clean up allergens' } },
+});
 
 export const GASTRO_RESOURCES = [gastroMenus, gastroCategories, gastroAllergens, gastroItems] as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
 import { Email } from '../auth';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
@@ -51,4 +52,18 @@ export const partners = defineResource({
   search: ['name', 'email'],
   sort: ['name', 'createdAt', 'updatedAt'],
   references: { ownerId: 'users' },
+});
+
+/**
+ * The caller's own partner records, admins' too: the sidebar's Settings link (spec §2) and the
+ * prices of a partner's websites are about them.
+ */
+export const myPartners = defineAction({
+  name: 'myPartners',
+  method: 'GET',
+  path: '/api/partners/my-partners',
+  policy: 'authenticated',
+  summary: 'Lists the partner records the signed-in account owns.',
+  query: partners.query,
+  answer: z.array(partners.entity),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../languages';
 import { messages } from '../messages';
 import { CMS_MODULES, CmsModuleSchema, type CmsModule } from '../permissions';
@@ -164,6 +165,28 @@ export const ServicePriceQuery = z.object({ partnerType: ServiceItemsQuery.shape
 /** `GET /api/services/{id}/price`: what the service costs a partner type. */
 export const ServicePriceSchema = z.object({ serviceId: z.string(), partnerType: PartnerType, price: z.int(), currency: z.string() });
 export type ServicePrice = z.infer<typeof ServicePriceSchema>;
+
+/** Whoever may read the services may read their prices. */
+export const getServicePrice = defineAction({
+  name: 'getServicePrice',
+  method: 'GET',
+  path: '/api/services/:id/price',
+  policy: services.access.get,
+  summary: 'What a service costs a partner type.',
+  params: z.object({ id: z.string() }),
+  query: ServicePriceQuery,
+  answer: ServicePriceSchema,
+});
+
+/** The priced items of one kind of every active service, in the services' order: what the website form offers. */
+const flattened = (name: string, path: string, summary: string) =>
+  defineAction({ name, method: 'GET', path, policy: services.access.get, summary, query: ServiceItemsQuery, answer: z.array(ServiceItemSchema) });
+
+export const SERVICE_ITEM_LISTS = {
+  service: flattened('listServiceItems', '/api/services/flattened', 'The active services, named in a language and priced for a partner type.'),
+  feature: flattened('listFeatureItems', '/api/services/flattened/features', 'The features of the active services, named in a language and priced for a partner type.'),
+  module: flattened('listModuleItems', '/api/services/flattened/modules', 'The CMS modules of the active services, named in a language and priced for a partner type.'),
+} as const satisfies Record<ServiceItemKind, unknown>;
 
 /** Items of several currencies cannot be summed: the website's items must share one. */
 export const mixedCurrencies = /*i18n*/ {

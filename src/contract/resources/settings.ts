@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
 import { LanguageCodeSchema } from '../auth';
+import { WhiteLabelConfigSchema } from '../branding';
 import { messages } from '../messages';
 import { defineResource } from '../resource';
 
@@ -44,4 +46,12 @@ export const settings = defineResource({
   sort: ['updatedAt'],
 });
 
-
+/** Public: the sign-in page shows the brand before anyone signs in. */
+export const getWhiteLabelConfig = defineAction({
+  name: 'getWhiteLabelConfig',
+  method: 'GET',
+  path: '/api/white-label/config',
+  policy: 'public',
+  summary: 'The installation’s brand: its name and logo, the footer’s links and the language of visitors who chose none.',
+  answer: WhiteLabelConfigSchema,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { defineAction } from '../action';
 import { messages } from '../messages';
 import { CmsModuleSchema } from '../permissions';
 import { defineResource } from '../resource';
@@ -92,4 +93,41 @@ export const apiKeys = defineResource({
   filters: {},
   search: [],
   sort: ['createdAt'],
+});
+
+/** The path parameters of a call on one website or account by its id (`/api/websites/:id/…`). */
+const IdParams = z.object({ id: z.string() });
+
+/** The websites the caller works on: those they own or partner, an admin's own included; a team member's one. */
+export const myWebsites = defineAction({
+  name: 'myWebsites',
+  method: 'GET',
+  path: '/api/websites/my-websites',
+  policy: 'authenticated',
+  summary: 'Lists the websites the signed-in account owns or partners; for a team member, their website.',
+  query: websites.query,
+  answer: z.array(websites.entity),
+});
+
+/** An owner's websites as an admin looks them up; an id that is no UUID is no owner (404). */
+export const clientWebsites = defineAction({
+  name: 'clientWebsites',
+  method: 'GET',
+  path: '/api/websites/client/:id',
+  policy: 'admin',
+  summary: 'Lists the websites one owner account owns.',
+  params: IdParams,
+  query: websites.query,
+  answer: z.array(websites.entity),
+});
+
+/** Switched from the version the caller saw (If-Match), like every other change: a stale one is a conflict. */
+export const toggleApiKey = defineAction({
+  name: 'toggleApiKey',
+  method: 'PATCH',
+  path: '/api/websites/:id/api-key/toggle',
+  policy: apiKeys.access.update,
+  summary: 'Switches the website’s API key off, or on again.',
+  params: IdParams,
+  answer: apiKeys.entity,
 });

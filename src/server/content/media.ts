@@ -1,11 +1,11 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ActionAnswer } from '../../contract/action';
 import { messages } from '../../contract/messages';
 import { resourceMessages } from '../../contract/resource';
 import * as cms from '../../contract/resources/cms';
 import { uuidv7 } from '../../contract/uuid';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { registerResource, type ResourceHooks, type Row } from '../crud';
 import { decodeImage, IMAGE_LIMITS, IMAGE_TYPES, readForm, sniff } from '../files/images';
@@ -194,29 +194,18 @@ export function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
     }
   }
 
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const config = { policy: cms.media.access.create, website: { from: 'path', param: 'websiteId' } } as const;
-  const params = z.object({ websiteId: z.string() });
-  route.post(
-    '/api/cms/media/:websiteId/upload',
-    { config, schema: { params, response: { 201: routes.entitySchema.response[200] } } },
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      const [row] = await upload(request, 1, true);
-      reply.status(201).header('etag', `"${row!.version}"`);
-      const [created, values] = resourceMessages(cms.media, request.t).created;
-      return ok(routes.entity(request, row!), { message: request.t(created, values) });
-    },
-  );
-  route.post(
-    '/api/cms/media/:websiteId/upload-multiple',
-    { config, schema: { params, response: { 201: routes.listSchema.response[200] } } },
-    async (request: FastifyRequest, reply: FastifyReply) => {
-      const rows = await upload(request, MEDIA_LIMITS.maxFiles, false);
-      reply.status(201);
-      return ok(
-        rows.map((row) => routes.entity(request, row)),
-        { message: request.t(messages.filesUploaded, { count: rows.length }) },
-      );
-    },
-  );
+  type Entity = ActionAnswer<typeof cms.uploadMedia>;
+  registerAction(app, cms.uploadMedia, async (_input, request, reply) => {
+    const [row] = await upload(request, 1, true);
+    reply.header('etag', `"${row!.version}"`);
+    const [created, values] = resourceMessages(cms.media, request.t).created;
+    return ok(routes.entity(request, row!) as Entity, { message: request.t(created, values) });
+  });
+  registerAction(app, cms.uploadMediaFiles, async (_input, request) => {
+    const rows = await upload(request, MEDIA_LIMITS.maxFiles, false);
+    return ok(
+      rows.map((row) => routes.entity(request, row) as Entity),
+      { message: request.t(messages.filesUploaded, { count: rows.length }) },
+    );
+  });
 }

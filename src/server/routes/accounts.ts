@@ -1,10 +1,9 @@
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { successSchema } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
-import { admins, UserOptionSchema, users as usersEntry, WebsiteUserSchema } from '../../contract/resources/accounts';
+import { admins, listUserOptions, listWebsiteUsers, resetUserPassword, users as usersEntry } from '../../contract/resources/accounts';
+import { registerAction } from '../action';
 import { invitationHooks, mailPasswordPin } from '../auth/invitations';
 import type { UserRow } from '../auth/sessions';
 import type { ServerContext } from '../context';
@@ -26,7 +25,6 @@ const ADMIN_LOCK = 7_110_001;
 export async function accountRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { store, clock } = ctx;
   const db = store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
 
   /** Refuses a change that leaves no active admin, or that an admin makes to their own standing. */
   async function keepAnAdmin(tx: Tx, request: FastifyRequest, changed: UserRow, removed: boolean) {
@@ -46,51 +44,36 @@ export async function accountRoutes(app: FastifyInstance, ctx: ServerContext) {
   registerResource(app, ctx, usersEntry, users, invited, { rows: ownerRows });
   registerResource(app, ctx, admins, users, composeHooks(invited, adminGuard), { rows: adminRows });
 
-  route.get(
-    '/api/users/dropdown',
-    {
-      config: { policy: 'admin' },
-      schema: {
-        querystring: z.object({ search: z.string().max(200).optional(), type: z.enum(['user', 'partner']).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }),
-        response: { 200: successSchema(z.array(UserOptionSchema)) },
-      },
-    },
-    async (request) => {
-      const { search, type, limit } = request.query;
-      const like = search ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-      const rows = await db
-        .select({ _id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type })
-        .from(users)
-        .where(
-          and(
-            ownerRows,
-            type ? eq(users.type, type) : undefined,
-            like ? or(ilike(users.email, like), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, like)) : undefined,
-          ),
-        )
-        .orderBy(asc(users.email))
-        .limit(limit);
-      return ok(rows);
-    },
-  );
+  registerAction(app, listUserOptions, async ({ query }) => {
+    const { search, type, limit } = query;
+    const like = search ? `%${search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const rows = await db
+      .select({ _id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type })
+      .from(users)
+      .where(
+        and(
+          ownerRows,
+          type ? eq(users.type, type) : undefined,
+          like ? or(ilike(users.email, like), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, like)) : undefined,
+        ),
+      )
+      .orderBy(asc(users.email))
+      .limit(limit);
+    return ok(rows);
+  });
 
-  route.post(
-    '/api/users/:id/reset-password',
-    { config: { policy: 'admin' }, schema: { params: z.object({ id: z.string() }), response: { 200: successSchema(z.object({ email: z.string() })) } } },
-    async (request, reply) => {
-      const id = request.params.id;
-      const [user] = z.uuid().safeParse(id).success ? await db.select().from(users).where(and(eq(users.id, id), ownerRows)) : [];
-      if (!user) throw new HttpError(404, messages.notFound);
-      await enforce(db, reply, [[`mail:${user.id}`, mailsPerAccount]], clock());
-      await mailPasswordPin(ctx, db, request, user, 'adminReset');
-      return ok({ email: user.email }, { message: request.t({ ...messages.resetMailed, values: { email: user.email } }) });
-    },
-  );
+  registerAction(app, resetUserPassword, async ({ params: { id } }, request, reply) => {
+    const [user] = z.uuid().safeParse(id).success ? await db.select().from(users).where(and(eq(users.id, id), ownerRows)) : [];
+    if (!user) throw new HttpError(404, messages.notFound);
+    await enforce(db, reply, [[`mail:${user.id}`, mailsPerAccount]], clock());
+    await mailPasswordPin(ctx, db, request, user, 'adminReset');
+    return ok({ email: user.email }, { message: request.t({ ...messages.resetMailed, values: { email: user.email } }) });
+  });
 
-  route.get(
-    '/api/websites/:id/users',
-    { config: { policy: { website: 'team' }, website: { from: 'path', param: 'id' } }, schema: { params: z.object({ id: z.string() }), response: { 200: successSchema(z.array(WebsiteUserSchema)) } } },
-    async (request) => {
+  registerAction(
+    app,
+    listWebsiteUsers,
+    async (_input, request) => {
       const websiteId = request.website!.id;
       const person = { _id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName, type: users.type };
       const [owner, partner, team] = await Promise.all([
@@ -109,5 +92,6 @@ export async function accountRoutes(app: FastifyInstance, ctx: ServerContext) {
         ...team.map((row) => ({ ...row, relation: 'team' as const })),
       ]);
     },
+    { config: { website: { from: 'path', param: 'id' } } },
   );
 }

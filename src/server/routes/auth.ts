@@ -1,20 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ForgotPasswordBody,
-  ForgotPasswordResult,
-  LoginBody,
-  LoginResult,
-  ResetPasswordBody,
-  ResetPasswordResult,
-  VerifyPinBody,
-  VerifyPinResult,
-  VerifyResetPinBody,
-  VerifyResetPinResult,
-} from '../../contract/auth';
-import { successSchema } from '../../contract/envelope';
+import { forgotPassword, login, logout, resetPassword, verifyPin, verifyResetPin } from '../../contract/auth';
 import { messages } from '../../contract/messages';
+import { registerAction } from '../action';
 import { checkResetPin, checkResetToken, comparePin, consume, issuePin, issueResetToken, issueSignInPin, PIN_TTL_MS, signInChallenge, type PinCheck } from '../auth/challenges';
 import { readCookie, setCookie } from '../auth/cookies';
 import { forgetDevices, knownDevice, rememberDevice } from '../auth/known-devices';
@@ -49,7 +37,6 @@ const pinError = (check: PinCheck & { ok: false }) => new HttpError(401, check.l
 export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { store, mailer, clock, secret } = ctx;
   const db = store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
   const challengeCtx = () => ({ db, secret, now: clock() });
 
   /**
@@ -63,8 +50,8 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return enforce(db, reply, [[`${action}:ip:${request.ip}`, perIp], [`${action}:account:${who}`, perAccount]], clock());
   }
 
-  route.post('/api/auth/login', { config: { policy: 'public' }, schema: { body: LoginBody, response: { 200: successSchema(LoginResult) } } }, async (request, reply) => {
-    const { emailOrUsername, password } = request.body;
+  registerAction(app, login, async ({ body }, request, reply) => {
+    const { emailOrUsername, password } = body;
     const user = await findByLogin(db, emailOrUsername);
     const device = user ? await knownDevice(db, secret, request, user.id, clock()) : null;
     // A device this account signed in on counts on its own; the address's and the account's limits are the ones strangers fill.
@@ -85,8 +72,8 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return ok({ emailOrUsername, pinExpiresInSeconds: PIN_TTL_MS / 1000 }, { message: request.t(messages.pinSent) });
   });
 
-  route.post('/api/auth/verify-pin', { config: { policy: 'public' }, schema: { body: VerifyPinBody, response: { 200: successSchema(VerifyPinResult) } } }, async (request, reply) => {
-    const { emailOrUsername, pin } = request.body;
+  registerAction(app, verifyPin, async ({ body }, request, reply) => {
+    const { emailOrUsername, pin } = body;
     const user = await findByLogin(db, emailOrUsername);
     const attempt = readCookie(request, ATTEMPT_COOKIE);
     const challenge = user?.status === 'active' && attempt ? await signInChallenge(challengeCtx(), user.id, attempt) : undefined;
@@ -112,14 +99,14 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return ok({ token, user: toAuthUser(auth), type: user.type });
   });
 
-  route.post('/api/auth/logout', { config: { policy: 'authenticated' } }, async (request) => {
+  registerAction(app, logout, async (_input, request) => {
     const { user, session } = caller(request);
     await revokeSession(db, user.id, session.id, clock());
     return ok(null, { message: request.t(messages.loggedOut) });
   });
 
-  route.post('/api/auth/forgot-password', { config: { policy: 'public' }, schema: { body: ForgotPasswordBody, response: { 200: successSchema(ForgotPasswordResult) } } }, async (request, reply) => {
-    const { email } = request.body;
+  registerAction(app, forgotPassword, async ({ body }, request, reply) => {
+    const { email } = body;
     const user = await findByEmail(db, email);
     await enforce(db, reply, [[`forgot:ip:${request.ip}`, perIp]], clock());
     const answer = ok({ email }, { message: request.t(messages.resetPinSent) });
@@ -132,8 +119,8 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return answer;
   });
 
-  route.post('/api/auth/verify-reset-pin', { config: { policy: 'public' }, schema: { body: VerifyResetPinBody, response: { 200: successSchema(VerifyResetPinResult) } } }, async (request, reply) => {
-    const { email, pin } = request.body;
+  registerAction(app, verifyResetPin, async ({ body }, request, reply) => {
+    const { email, pin } = body;
     const user = await findByEmail(db, email);
     await limit(request, reply, 'verify-reset', user, email);
     if (!user || user.status !== 'active') throw new HttpError(401, messages.invalidPin);
@@ -144,8 +131,8 @@ export async function authRoutes(app: FastifyInstance, ctx: ServerContext) {
     return ok({ tempToken });
   });
 
-  route.post('/api/auth/reset-password', { config: { policy: 'public' }, schema: { body: ResetPasswordBody, response: { 200: successSchema(ResetPasswordResult) } } }, async (request, reply) => {
-    const { tempToken, pin, newPassword } = request.body;
+  registerAction(app, resetPassword, async ({ body }, request, reply) => {
+    const { tempToken, pin, newPassword } = body;
     await enforce(db, reply, [[`reset:ip:${request.ip}`, perIp]], clock());
     const check = await checkResetToken(challengeCtx(), tempToken, pin);
     if (!check.ok) throw new HttpError(401, check.locked ? messages.pinLocked : messages.resetTokenInvalid);

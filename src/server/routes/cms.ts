@@ -1,7 +1,10 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ActionAnswer } from '../../contract/action';
+import type { Success } from '../../contract/envelope';
 import { hasFeature } from '../../contract/permissions';
 import * as cms from '../../contract/resources/cms';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { menuItemHooks } from '../content/menus';
 import { mediaLink } from '../content/media-links';
@@ -12,6 +15,9 @@ import { registerResource } from '../crud';
 import { gastroRoutes } from './gastro';
 import { caller, principal, reachable } from '../policy';
 import * as tables from '../store/schema';
+
+/** The CRUD's list of the settings, as the action declares it. */
+type Listed = Promise<Success<ActionAnswer<typeof cms.reachableSeo>>>;
 
 /**
  * A website's CMS (spec §7): every entry on the generic CRUD, each with its module's levels
@@ -31,11 +37,10 @@ export async function cmsRoutes(app: FastifyInstance, ctx: ServerContext) {
   mediaRoutes(app, ctx);
   gastroRoutes(app, ctx);
   const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageUrl' }));
-  // Spec §7 `GET /api/seo`: the settings of every website the caller reaches, with the seo feature.
-  app.get('/api/seo', { config: { policy: 'authenticated' }, schema: seo.listSchema }, (request) => {
+  registerAction(app, cms.reachableSeo, (_input, request) => {
     const auth = caller(request);
-    if (!hasFeature(principal(auth), 'seo')) return seo.list(request, sql`false`, false);
+    if (!hasFeature(principal(auth), 'seo')) return seo.list(request, sql`false`, false) as Listed;
     const websites = reachable(ctx.store.db, auth);
-    return seo.list(request, websites && inArray(tables.seo.websiteId, ctx.store.db.select({ id: tables.websites.id }).from(tables.websites).where(websites)), false);
+    return seo.list(request, websites && inArray(tables.seo.websiteId, ctx.store.db.select({ id: tables.websites.id }).from(tables.websites).where(websites)), false) as Listed;
   });
 }

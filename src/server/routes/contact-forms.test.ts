@@ -393,7 +393,7 @@ describe.each(storeKinds)('contact forms (%s)', (kind) => {
       const document = (await app.inject({ url: '/api/openapi.json' })).json();
       expect(document.paths['/api/public/forms/{formId}/submissions'].post).toMatchObject({ tags: ['public'], security: [{ apiKey: [] }], 'x-policy': 'apiKey' });
       expect(document.paths['/api/public/forms/{formId}'].get).toMatchObject({ tags: ['public'], 'x-policy': 'apiKey' });
-      expect(document.paths['/api/cms/contact-forms/{websiteId}/smtp/test'].post).toMatchObject({ tags: ['cms'], 'x-policy': { website: 'contactForms', level: 'edit' } });
+      expect(document.paths['/api/cms/contact-forms/{websiteId}/smtp/test'].post).toMatchObject({ operationId: 'testSmtp', tags: ['cms'], 'x-policy': { website: 'contactForms', level: 'edit' } });
       expect(document.paths['/api/cms/contact-forms/form/{formId}/submissions']).not.toHaveProperty('post');
     });
 

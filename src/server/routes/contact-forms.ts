@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { successSchema } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
 import * as entries from '../../contract/resources/contact-forms';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { contactFormHooks, smtpHooks, submissionHooks } from '../content/contact-forms';
 import { composeHooks, registerResource } from '../crud';
@@ -57,14 +55,10 @@ export async function contactFormRoutes(app: FastifyInstance, options: ContactFo
    * login — answers the same "Failed to test SMTP configuration": the answer tells nothing of
    * what listens where. The reason is logged for the installation's operators.
    */
-  app.withTypeProvider<ZodTypeProvider>().post(
-    entries.SMTP_TEST_PATH,
-    {
-      // A call to the website's mail server, nothing to commit: not held in a transaction (ADR 016).
-      config: { policy: entries.smtpSettings.access.update, transaction: false },
-      schema: { params: z.object({ websiteId: z.string() }), body: entries.SmtpTestBody, response: { 200: successSchema(z.object({ to: z.string() })) } },
-    },
-    async (request, reply) => {
+  registerAction(
+    app,
+    entries.testSmtp,
+    async ({ body }, request, reply) => {
       const auth = caller(request);
       const websiteId = request.website!.id;
       await enforce(db, reply, [[`smtp-test:${auth.user.id}:${websiteId}`, SMTP_TEST_LIMIT]], ctx.clock());
@@ -74,7 +68,7 @@ export async function contactFormRoutes(app: FastifyInstance, options: ContactFo
         .innerJoin(tables.websites, eq(tables.websites.id, tables.smtpSettings.websiteId))
         .where(eq(tables.smtpSettings.websiteId, websiteId));
       if (!found) throw new HttpError(400, messages.smtpNotConfigured);
-      const to = request.body.to ?? auth.user.email;
+      const to = body.to ?? auth.user.email;
       const values = { website: found.website, host: found.smtp.host };
       try {
         await sendWithWebsiteSmtp(found.smtp, { secret: ctx.secret, allowPrivate }, { to, subject: request.t(messages.smtpTestSubject, values), text: request.t(messages.smtpTestText, values) });
@@ -84,6 +78,8 @@ export async function contactFormRoutes(app: FastifyInstance, options: ContactFo
       }
       return ok({ to }, { message: request.t(messages.smtpTestSent, { email: to }) });
     },
+    // A call to the website's mail server, nothing to commit: not held in a transaction (ADR 016).
+    { config: { transaction: false } },
   );
 
   await app.register(formSubmissionRoutes, { ...ctx, deliveries });

@@ -1,11 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { successSchema } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
-import { contactSubmissions as submissionEntry, FORM_FIELD_TYPES } from '../../contract/resources/contact-forms';
+import { publicForm, submitForm } from '../../contract/resources/contact-forms';
 import { uuidv7 } from '../../contract/uuid';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { checkSubmission } from '../content/contact-forms';
 import { HttpError } from '../http/errors';
@@ -25,19 +23,11 @@ import { openToWebsites } from './public';
 const PER_CLIENT = { max: 5, windowMs: 10 * 60_000 };
 const PER_FORM = { max: 300, windowMs: 3600_000 };
 
-const PublicForm = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string(),
-  fields: z.array(z.object({ name: z.string(), label: z.string(), type: z.enum(FORM_FIELD_TYPES), required: z.boolean(), options: z.array(z.string()) })),
-});
-const Params = z.object({ formId: z.string() });
-
 export async function formSubmissionRoutes(app: FastifyInstance, { store, clock, deliveries }: Pick<ServerContext, 'store' | 'clock'> & { deliveries: FormDeliveries }) {
   const db = store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  // The entry's create policy: a website's key, never a session (contract createdBy 'visitor').
-  const config = { policy: submissionEntry.access.create, cors: false } as const;
+  // The actions' policy is the entry's create policy: a website's key, never a session (contract
+  // createdBy 'visitor'); the CORS is the delivery API's own.
+  const options = { config: { cors: false } } as const;
 
   // Websites post from their visitors' browsers, on their own origins (routes/public.ts answers the preflight).
   app.addHook('onRequest', openToWebsites);
@@ -52,29 +42,27 @@ export async function formSubmissionRoutes(app: FastifyInstance, { store, clock,
     return form;
   }
 
-  route.get('/api/public/forms/:formId', { config, schema: { params: Params, response: { 200: successSchema(PublicForm) } } }, async (request) => {
-    const form = await activeForm(request.website!.id, request.params.formId);
-    if (!form) throw new HttpError(404, messages.notFound);
-    const { id, name, description, fields } = form;
-    return ok({ id, name, description, fields });
-  });
-
-  route.post(
-    '/api/public/forms/:formId/submissions',
-    {
-      config,
-      schema: {
-        params: Params,
-        body: z.record(z.string(), z.unknown()).describe('The values by field name (`GET /api/public/forms/{formId}` lists the fields): text, a number, or true for a ticked checkbox.'),
-        response: { 201: successSchema(z.object({ id: z.uuid(), createdAt: z.iso.datetime({ offset: true }) })) },
-      },
+  registerAction(
+    app,
+    publicForm,
+    async ({ params }, request) => {
+      const form = await activeForm(request.website!.id, params.formId);
+      if (!form) throw new HttpError(404, messages.notFound);
+      const { id, name, description, fields } = form;
+      return ok({ id, name, description, fields });
     },
-    async (request, reply) => {
+    options,
+  );
+
+  registerAction(
+    app,
+    submitForm,
+    async ({ params, body }, request, reply) => {
       const websiteId = request.website!.id;
-      const form = await activeForm(websiteId, request.params.formId);
+      const form = await activeForm(websiteId, params.formId);
       if (!form) throw new HttpError(404, messages.notFound);
       await enforce(db, reply, [[`form-submit:${request.ip}:${form.id}`, PER_CLIENT], [`form-submit:${form.id}`, PER_FORM]], clock());
-      const checked = checkSubmission(form.fields, request.body);
+      const checked = checkSubmission(form.fields, body);
       if (Array.isArray(checked)) throw new HttpError(400, messages.validationFailed, undefined, checked);
       const now = clock();
       const [row] = await db
@@ -84,8 +72,8 @@ export async function formSubmissionRoutes(app: FastifyInstance, { store, clock,
       // Stored: whatever the mail server does now, the submission is kept, and its mail follows
       // once it is committed (before, the sender would not see it).
       afterCommit(() => deliveries.kick());
-      reply.status(201);
       return ok({ id: row!.id, createdAt: row!.createdAt.toISOString() }, { message: request.t(messages.submissionReceived) });
     },
+    options,
   );
 }

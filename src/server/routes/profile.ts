@@ -1,10 +1,8 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { AuthUserSchema, ChangePasswordBody, DeviceSchema, ProfileUpdateBody } from '../../contract/auth';
-import { successSchema } from '../../contract/envelope';
+import { changePassword, getProfile, listDevices, signOutDevice, updateProfile } from '../../contract/auth';
 import { messages } from '../../contract/messages';
+import { registerAction } from '../action';
 import { describeDevice } from '../auth/device';
 import { forgetDevices, forgetSessionDevice } from '../auth/known-devices';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -20,20 +18,16 @@ import { sessions, users } from '../store/schema';
 
 export async function profileRoutes(app: FastifyInstance, { store, clock }: ServerContext) {
   const db = store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const authenticated = { policy: 'authenticated' } as const;
-  const userResponse = { response: { 200: successSchema(AuthUserSchema) } };
-
-  route.get('/api/profile', { config: authenticated, schema: userResponse }, async (request) => ok(toAuthUser(caller(request))));
+  registerAction(app, getProfile, (_input, request) => ok(toAuthUser(caller(request))));
 
   // Names, username and language only: type, role, verified and status are not the user's to set.
-  route.put('/api/profile', { config: authenticated, schema: { body: ProfileUpdateBody, ...userResponse } }, async (request) => {
+  registerAction(app, updateProfile, async ({ body }, request) => {
     const auth = caller(request);
     const { user } = auth;
     try {
       const [updated] = await db
         .update(users)
-        .set({ ...request.body, version: user.version + 1, updatedAt: clock() })
+        .set({ ...body, version: user.version + 1, updatedAt: clock() })
         .where(eq(users.id, user.id))
         .returning();
       return ok(toAuthUser({ ...auth, user: updated! }), { message: request.t(messages.profileUpdated) });
@@ -44,19 +38,19 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
     }
   });
 
-  route.put('/api/profile/change-password', { config: authenticated, schema: { body: ChangePasswordBody } }, async (request, reply) => {
+  registerAction(app, changePassword, async ({ body }, request, reply) => {
     const { user, session } = caller(request);
     await enforce(db, reply, [[`change-password:${user.id}`, { max: 10, windowMs: 15 * 60_000 }]], clock());
-    if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw fieldError('body.currentPassword', messages.wrongCurrentPassword);
+    if (!(await verifyPassword(user.passwordHash, body.currentPassword))) throw fieldError('body.currentPassword', messages.wrongCurrentPassword);
     const now = clock();
-    await db.update(users).set({ passwordHash: await hashPassword(request.body.newPassword), updatedAt: now }).where(eq(users.id, user.id));
+    await db.update(users).set({ passwordHash: await hashPassword(body.newPassword), updatedAt: now }).where(eq(users.id, user.id));
     await revokeAllSessions(db, user.id, now, session.id);
     // The other devices sign in as strangers now: one of them may be why the password changed.
     await forgetDevices(db, user.id, session.id);
     return ok(null, { message: request.t(messages.passwordChanged) });
   });
 
-  route.get('/api/profile/devices', { config: authenticated, schema: { response: { 200: successSchema(z.array(DeviceSchema)) } } }, async (request) => {
+  registerAction(app, listDevices, async (_input, request) => {
     const { user, session: current } = caller(request);
     const now = clock();
     const rows = await db
@@ -83,12 +77,12 @@ export async function profileRoutes(app: FastifyInstance, { store, clock }: Serv
     );
   });
 
-  route.delete('/api/profile/devices/:id', { config: authenticated, schema: { params: z.object({ id: z.uuid() }) } }, async (request) => {
+  registerAction(app, signOutDevice, async ({ params }, request) => {
     const { user } = caller(request);
     // Another user's session id answers exactly like an unknown one.
-    if (!(await revokeSession(db, user.id, request.params.id, clock()))) throw new HttpError(404, messages.notFound);
+    if (!(await revokeSession(db, user.id, params.id, clock()))) throw new HttpError(404, messages.notFound);
     // Signed out here means not known there either: its next sign-in counts as a stranger's.
-    await forgetSessionDevice(db, user.id, request.params.id);
+    await forgetSessionDevice(db, user.id, params.id);
     return ok(null, { message: request.t(messages.deviceSignedOut) });
   });
 }

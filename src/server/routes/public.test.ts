@@ -217,7 +217,7 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     expect(Object.keys(document.components.securitySchemes).toSorted()).toEqual(['apiKey', 'bearer']);
     expect(document.components.schemas).toHaveProperty('PublicMenuItem');
     const pages = document.paths['/api/public/pages'].get;
-    expect(pages).toMatchObject({ tags: ['public'], security: [{ apiKey: [] }], 'x-policy': 'apiKey' });
+    expect(pages).toMatchObject({ operationId: 'publicPages', tags: ['public'], security: [{ apiKey: [] }], 'x-policy': 'apiKey' });
     expect(pages.parameters.map((parameter: { name: string }) => parameter.name).toSorted()).toEqual(['language', 'limit', 'page']);
     expect(pages.responses['200'].content['application/json'].schema.properties.data.items.required).toContain('slug');
     const cmsPagesList = document.paths['/api/cms/pages/{websiteId}'];

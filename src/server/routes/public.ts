@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { successSchema } from '../../contract/envelope';
+import type { ActionAnswer, AnyAction } from '../../contract/action';
+import * as delivery from '../../contract/delivery';
+import type { GallerySlider, GastroMenu, HeroSlider, Menu, MenuEntry } from '../../contract/delivery';
 import { messages } from '../../contract/messages';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, optionalQuery } from '../../contract/resource';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { fileUrl } from '../files/storage';
 import { HttpError } from '../http/errors';
@@ -21,94 +21,11 @@ declare module 'fastify' {
   }
 }
 
-// The delivery API (spec: the websites themselves call it). Read-only, answered to the website
-// whose active key is in X-API-Key (policy 'apiKey' puts it in `request.website`), and only what
-// is published: no draft, no inactive slider, no post before its time, no page a menu item names
-// while it is a draft. Ids are `id` here: this is the websites' wire, not the admin's records.
+// The delivery API (spec: the websites themselves call it; its calls and answers are declared in
+// contract/delivery.ts). Read-only, answered to the website whose active key is in X-API-Key
+// (policy 'apiKey' puts it in `request.website`), and only what is published: no draft, no
+// inactive slider, no post before its time, no page a menu item names while it is a draft.
 
-const Id = z.uuid();
-const Timestamp = z.iso.datetime({ offset: true });
-
-/** A picture of the media library as a page shows it: where it is, and what an `<img>` needs. */
-const Image = z.object({ id: Id, url: z.string(), thumbUrl: z.string().nullable(), alt: z.string(), width: z.int().nullable(), height: z.int().nullable() });
-const MediaFile = Image.extend({ fileName: z.string(), mimetype: z.string(), size: z.int(), description: z.string() });
-
-const PageSummary = z.object({ id: Id, title: z.string(), slug: z.string(), language: z.string(), metaTitle: z.string(), metaDescription: z.string(), order: z.int(), updatedAt: Timestamp });
-const Page = PageSummary.extend({ content: z.string() });
-
-interface MenuEntry {
-  id: string;
-  label: string;
-  url: string;
-  page: { slug: string; language: string } | null;
-  openInNewTab: boolean;
-  children: MenuEntry[];
-}
-/** Named, so the OpenAPI document can refer to it from inside itself. */
-const MenuItem: z.ZodType<MenuEntry> = z
-  .object({
-    id: Id,
-    label: z.string(),
-    /** An address, or the page's path (`/about`) when the item leads to a page. */
-    url: z.string(),
-    page: z.object({ slug: z.string(), language: z.string() }).nullable(),
-    openInNewTab: z.boolean(),
-    get children() {
-      return z.array(MenuItem);
-    },
-  })
-  .meta({ id: 'PublicMenuItem' });
-const Menu = z.object({ id: Id, name: z.string(), location: z.string(), items: z.array(MenuItem) });
-
-const Category = z.object({ id: Id, name: z.string(), slug: z.string(), description: z.string() });
-const PostSummary = z.object({
-  id: Id,
-  title: z.string(),
-  slug: z.string(),
-  excerpt: z.string(),
-  publishedAt: Timestamp,
-  cover: Image.nullable(),
-  category: Category.omit({ description: true }).nullable(),
-});
-const Post = PostSummary.extend({ content: z.string() });
-
-const HeroSlider = z.object({
-  id: Id,
-  name: z.string(),
-  autoplay: z.boolean(),
-  interval: z.int(),
-  slides: z.array(z.object({ id: Id, title: z.string(), subtitle: z.string(), buttonLabel: z.string(), buttonUrl: z.string(), image: Image.nullable() })),
-});
-const GallerySlider = z.object({ id: Id, name: z.string(), description: z.string(), slides: z.array(z.object({ id: Id, caption: z.string(), image: Image })) });
-const GastroDish = z.object({
-  id: Id,
-  name: z.string(),
-  description: z.string(),
-  price: z.int().describe('In cents of `currency`.'),
-  currency: z.string(),
-  /** Shown as sold out, not left out: the website decides. */
-  available: z.boolean(),
-  image: Image.nullable(),
-  allergens: z.array(Id).describe('Ids of entries of the menu’s `allergens` legend, in the order the dish names them.'),
-});
-const GastroMenu = z.object({
-  id: Id,
-  name: z.string(),
-  description: z.string(),
-  language: z.string(),
-  categories: z.array(z.object({ id: Id, name: z.string(), description: z.string(), items: z.array(GastroDish) })),
-  items: z.array(GastroDish).describe('Dishes in no category.'),
-  allergens: z
-    .array(z.object({ id: Id, identifier: z.string().nullable(), name: z.string() }))
-    .describe('The allergens the menu’s dishes name, by letter, with their names in the language asked for (else the menu’s).'),
-});
-const Seo = z.object({ title: z.string(), description: z.string(), keywords: z.array(z.string()), robots: z.string(), sitemap: z.boolean(), ogImage: Image.nullable() });
-
-const Paging = {
-  page: z._default(optionalQuery(z.coerce.number().int().min(1).max(1_000_000)), 1),
-  limit: z._default(optionalQuery(z.coerce.number().int().min(1).max(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
-};
-const Language = optionalQuery(z.string().max(20).describe('A language code (en, de); every language when left out.'));
 type Paged = { page: number; limit: number };
 
 const imageColumns = { id: media.id, storageKey: media.storageKey, thumbKey: media.thumbKey, alt: media.alt, width: media.width, height: media.height };
@@ -196,8 +113,8 @@ export async function openToWebsites(_request: FastifyRequest, reply: FastifyRep
 
 export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
   const db = store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const config = { policy: 'apiKey', cors: false } as const;
+  // The policy is each action's ('apiKey'); the CORS is the delivery API's own (openToWebsites).
+  const options = { config: { cors: false } } as const;
 
   app.addHook('onRequest', openToWebsites);
   // One preflight for the whole delivery API, a contact form's submission (routes/form-submissions.ts) included.
@@ -210,11 +127,11 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
       .send(),
   );
 
-  route.get(
-    '/api/public/pages',
-    { config, schema: { querystring: z.object({ language: Language, ...Paging }), response: { 200: successSchema(z.array(PageSummary)) } } },
-    async (request, reply) => {
-      const { language, ...paged } = request.query;
+  registerAction(
+    app,
+    delivery.publicPages,
+    async ({ query }, request, reply) => {
+      const { language, ...paged } = query;
       const where = and(isPublished(websiteOf(request)), language ? eq(cmsPages.language, language) : undefined);
       const [rows, [total]] = await Promise.all([
         db
@@ -229,33 +146,28 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
       const data = rows.map((row) => ({ ...row, updatedAt: row.updatedAt.toISOString() }));
       return answer(request, reply, ok(data, { pagination: pagination(paged, total?.n ?? 0) }));
     },
+    options,
   );
 
-  route.get(
-    '/api/public/pages/:slug',
-    {
-      config,
-      schema: {
-        params: z.object({ slug: z.string().max(200) }),
-        querystring: z.object({ language: optionalQuery(z.string().max(20).describe('Needed when the slug is used in several languages; else the oldest page of that slug.')) }),
-        response: { 200: successSchema(Page) },
-      },
-    },
-    async (request, reply) => {
-      const { language } = request.query;
+  registerAction(
+    app,
+    delivery.publicPage,
+    async ({ params, query }, request, reply) => {
+      const { language } = query;
       const [row] = await db
         .select({ ...pageColumns, content: cmsPages.content })
         .from(cmsPages)
-        .where(and(isPublished(websiteOf(request)), eq(sql`lower(${cmsPages.slug})`, request.params.slug.toLowerCase()), language ? eq(cmsPages.language, language) : undefined))
+        .where(and(isPublished(websiteOf(request)), eq(sql`lower(${cmsPages.slug})`, params.slug.toLowerCase()), language ? eq(cmsPages.language, language) : undefined))
         .orderBy(asc(cmsPages.createdAt), asc(cmsPages.id))
         .limit(1);
       if (!row) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok({ ...row, updatedAt: row.updatedAt.toISOString() }));
     },
+    options,
   );
 
   /** Menus with their items as trees: children under their parent, each level in the order set. */
-  async function menusWith(websiteId: string, narrower?: SQL): Promise<z.infer<typeof Menu>[]> {
+  async function menusWith(websiteId: string, narrower?: SQL): Promise<Menu[]> {
     const found = await db
       .select({ id: menus.id, name: menus.name, location: menus.location })
       .from(menus)
@@ -292,44 +204,49 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     return found.map((menu) => ({ ...menu, items: level(menu.id, '') }));
   }
 
-  route.get(
-    '/api/public/menus',
-    { config, schema: { querystring: z.object({ location: optionalQuery(z.string().max(60)) }), response: { 200: successSchema(z.array(Menu)) } } },
-    async (request, reply) => {
-      const { location } = request.query;
+  registerAction(
+    app,
+    delivery.publicMenus,
+    async ({ query }, request, reply) => {
+      const { location } = query;
       return answer(request, reply, ok(await menusWith(websiteOf(request), location === undefined ? undefined : eq(menus.location, location))));
     },
+    options,
   );
 
-  route.get('/api/public/menus/:menuId', { config, schema: { params: z.object({ menuId: z.string() }), response: { 200: successSchema(Menu) } } }, async (request, reply) => {
-    const { menuId } = request.params;
-    const [menu] = isUuid(menuId) ? await menusWith(websiteOf(request), eq(menus.id, menuId)) : [];
-    if (!menu) throw new HttpError(404, messages.notFound);
-    return answer(request, reply, ok(menu));
-  });
+  registerAction(
+    app,
+    delivery.publicMenu,
+    async ({ params }, request, reply) => {
+      const { menuId } = params;
+      const [menu] = isUuid(menuId) ? await menusWith(websiteOf(request), eq(menus.id, menuId)) : [];
+      if (!menu) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok(menu));
+    },
+    options,
+  );
 
-  route.get('/api/public/post-categories', { config, schema: { response: { 200: successSchema(z.array(Category)) } } }, async (request, reply) => {
-    const rows = await db
-      .select({ id: postCategories.id, name: postCategories.name, slug: postCategories.slug, description: postCategories.description })
-      .from(postCategories)
-      .where(eq(postCategories.websiteId, websiteOf(request)))
-      .orderBy(asc(postCategories.name), asc(postCategories.id));
-    return answer(request, reply, ok(rows));
-  });
+  registerAction(
+    app,
+    delivery.publicPostCategories,
+    async (_input, request, reply) => {
+      const rows = await db
+        .select({ id: postCategories.id, name: postCategories.name, slug: postCategories.slug, description: postCategories.description })
+        .from(postCategories)
+        .where(eq(postCategories.websiteId, websiteOf(request)))
+        .orderBy(asc(postCategories.name), asc(postCategories.id));
+      return answer(request, reply, ok(rows));
+    },
+    options,
+  );
 
   const visiblePosts = (websiteId: string) => and(eq(posts.websiteId, websiteId), eq(posts.status, 'published'), lte(publishedAt, clock().toISOString()));
 
-  route.get(
-    '/api/public/posts',
-    {
-      config,
-      schema: {
-        querystring: z.object({ category: optionalQuery(z.string().max(120).describe('A category’s slug or id.')), ...Paging }),
-        response: { 200: successSchema(z.array(PostSummary)) },
-      },
-    },
-    async (request, reply) => {
-      const { category, ...paged } = request.query;
+  registerAction(
+    app,
+    delivery.publicPosts,
+    async ({ query }, request, reply) => {
+      const { category, ...paged } = query;
       const named = category?.toLowerCase();
       const inCategory = named === undefined ? undefined : or(eq(sql`${posts.categoryId}::text`, named), eq(sql`lower(${postCategories.slug})`, named));
       const where = and(visiblePosts(websiteOf(request)), inCategory);
@@ -351,22 +268,28 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
       ]);
       return answer(request, reply, ok(rows.map(postOf), { pagination: pagination(paged, total?.n ?? 0) }));
     },
+    options,
   );
 
-  route.get('/api/public/posts/:slug', { config, schema: { params: z.object({ slug: z.string().max(200) }), response: { 200: successSchema(Post) } } }, async (request, reply) => {
-    const [row] = await db
-      .select({ ...postColumns, content: posts.content })
-      .from(posts)
-      .leftJoin(postCategories, categoryOfPost)
-      .leftJoin(media, coverOfPost)
-      .where(and(visiblePosts(websiteOf(request)), eq(sql`lower(${posts.slug})`, request.params.slug.toLowerCase())))
-      .limit(1);
-    if (!row) throw new HttpError(404, messages.notFound);
-    return answer(request, reply, ok(postOf(row)));
-  });
+  registerAction(
+    app,
+    delivery.publicPost,
+    async ({ params }, request, reply) => {
+      const [row] = await db
+        .select({ ...postColumns, content: posts.content })
+        .from(posts)
+        .leftJoin(postCategories, categoryOfPost)
+        .leftJoin(media, coverOfPost)
+        .where(and(visiblePosts(websiteOf(request)), eq(sql`lower(${posts.slug})`, params.slug.toLowerCase())))
+        .limit(1);
+      if (!row) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok(postOf(row)));
+    },
+    options,
+  );
 
   /** The active hero sliders (or the one named), each with its slides in order. */
-  async function heroSlidersOf(websiteId: string, sliderId?: string): Promise<z.infer<typeof HeroSlider>[]> {
+  async function heroSlidersOf(websiteId: string, sliderId?: string): Promise<HeroSlider[]> {
     const sliders = await db
       .select({ id: heroSliders.id, name: heroSliders.name, autoplay: heroSliders.autoplay, interval: heroSliders.interval })
       .from(heroSliders)
@@ -392,7 +315,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
   }
 
   /** The active gallery sliders (or the one named), each with its pictures in order. */
-  async function gallerySlidersOf(websiteId: string, sliderId?: string): Promise<z.infer<typeof GallerySlider>[]> {
+  async function gallerySlidersOf(websiteId: string, sliderId?: string): Promise<GallerySlider[]> {
     const sliders = await db
       .select({ id: gallerySliders.id, name: gallerySliders.name, description: gallerySliders.description })
       .from(gallerySliders)
@@ -410,36 +333,46 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
   }
 
   /** A kind of slider: all active ones, and one by its id. */
-  function sliderRoutes(path: string, Slider: z.ZodType, load: (websiteId: string, sliderId?: string) => Promise<unknown[]>) {
-    route.get(path, { config, schema: { response: { 200: successSchema(z.array(Slider)) } } }, async (request, reply) => answer(request, reply, ok(await load(websiteOf(request)))));
-    route.get(`${path}/:sliderId`, { config, schema: { params: z.object({ sliderId: z.string() }), response: { 200: successSchema(Slider) } } }, async (request, reply) => {
-      const { sliderId } = request.params;
-      const [slider] = isUuid(sliderId) ? await load(websiteOf(request), sliderId) : [];
-      if (!slider) throw new HttpError(404, messages.notFound);
-      return answer(request, reply, ok(slider));
-    });
+  function sliderRoutes<All extends AnyAction, One extends AnyAction>(all: All, one: One, load: (websiteId: string, sliderId?: string) => Promise<ActionAnswer<One>[]>) {
+    registerAction(app, all, async (_input, request, reply) => answer(request, reply, ok((await load(websiteOf(request))) as ActionAnswer<All>)), options);
+    registerAction(
+      app,
+      one,
+      async ({ params }, request, reply) => {
+        const { sliderId } = params as { sliderId: string };
+        const [slider] = isUuid(sliderId) ? await load(websiteOf(request), sliderId) : [];
+        if (!slider) throw new HttpError(404, messages.notFound);
+        return answer(request, reply, ok(slider));
+      },
+      options,
+    );
   }
-  sliderRoutes('/api/public/hero-sliders', HeroSlider, heroSlidersOf);
-  sliderRoutes('/api/public/gallery-sliders', GallerySlider, gallerySlidersOf);
+  sliderRoutes(delivery.publicHeroSliders, delivery.publicHeroSlider, heroSlidersOf);
+  sliderRoutes(delivery.publicGallerySliders, delivery.publicGallerySlider, gallerySlidersOf);
 
-  route.get('/api/public/media/:mediaId', { config, schema: { params: z.object({ mediaId: z.string() }), response: { 200: successSchema(MediaFile) } } }, async (request, reply) => {
-    const { mediaId } = request.params;
-    const [row] = isUuid(mediaId)
-      ? await db
-          .select({ ...imageColumns, fileName: media.fileName, mimetype: media.mimetype, size: media.size, description: media.description })
-          .from(media)
-          .where(and(eq(media.id, mediaId), eq(media.websiteId, websiteOf(request))))
-      : [];
-    if (!row) throw new HttpError(404, messages.notFound);
-    return answer(request, reply, ok(image(row)));
-  });
+  registerAction(
+    app,
+    delivery.publicMedia,
+    async ({ params }, request, reply) => {
+      const { mediaId } = params;
+      const [row] = isUuid(mediaId)
+        ? await db
+            .select({ ...imageColumns, fileName: media.fileName, mimetype: media.mimetype, size: media.size, description: media.description })
+            .from(media)
+            .where(and(eq(media.id, mediaId), eq(media.websiteId, websiteOf(request))))
+        : [];
+      if (!row) throw new HttpError(404, messages.notFound);
+      return answer(request, reply, ok(image(row)));
+    },
+    options,
+  );
 
   /**
    * The published food menus (or the one named), each whole: categories and dishes in their order,
    * and the legend of the allergens its dishes name. `language` picks the menus written in it;
    * the allergens' names are in `namesIn`, else the menu's own language, else their `name`.
    */
-  async function gastroMenusOf(websiteId: string, { menuId, language, namesIn = language }: { menuId?: string; language?: string; namesIn?: string }): Promise<z.infer<typeof GastroMenu>[]> {
+  async function gastroMenusOf(websiteId: string, { menuId, language, namesIn = language }: { menuId?: string; language?: string; namesIn?: string }): Promise<GastroMenu[]> {
     const found = await db
       .select({ id: gastroMenus.id, name: gastroMenus.name, description: gastroMenus.description, language: gastroMenus.language })
       .from(gastroMenus)
@@ -507,37 +440,37 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     });
   }
 
-  route.get(
-    '/api/public/gastro-menus',
-    { config, schema: { querystring: z.object({ language: Language }), response: { 200: successSchema(z.array(GastroMenu)) } } },
-    async (request, reply) => answer(request, reply, ok(await gastroMenusOf(websiteOf(request), { language: request.query.language }))),
+  registerAction(
+    app,
+    delivery.publicGastroMenus,
+    async ({ query }, request, reply) => answer(request, reply, ok(await gastroMenusOf(websiteOf(request), { language: query.language }))),
+    options,
   );
 
-  route.get(
-    '/api/public/gastro-menus/:menuId',
-    {
-      config,
-      schema: {
-        params: z.object({ menuId: z.string() }),
-        querystring: z.object({ language: optionalQuery(z.string().max(20).describe('The language of the allergens’ names; the menu’s own when left out.')) }),
-        response: { 200: successSchema(GastroMenu) },
-      },
-    },
-    async (request, reply) => {
-      const { menuId } = request.params;
-      const [menu] = isUuid(menuId) ? await gastroMenusOf(websiteOf(request), { menuId, namesIn: request.query.language }) : [];
+  registerAction(
+    app,
+    delivery.publicGastroMenu,
+    async ({ params, query }, request, reply) => {
+      const { menuId } = params;
+      const [menu] = isUuid(menuId) ? await gastroMenusOf(websiteOf(request), { menuId, namesIn: query.language }) : [];
       if (!menu) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(menu));
     },
+    options,
   );
 
   // A website without SEO settings, or with them switched off, answers null: nothing to put in its <head>.
-  route.get('/api/public/seo', { config, schema: { response: { 200: successSchema(Seo.nullable()) } } }, async (request, reply) => {
-    const [row] = await db
-      .select({ title: seo.title, description: seo.description, keywords: seo.keywords, robots: seo.robots, sitemap: seo.sitemap, ogImage: imageColumns })
-      .from(seo)
-      .leftJoin(media, pictureOf(seo.ogImageMediaId, seo.websiteId))
-      .where(and(eq(seo.websiteId, websiteOf(request)), eq(seo.isActive, true)));
-    return answer(request, reply, ok(row ? { ...row, ogImage: row.ogImage && image(row.ogImage) } : null));
-  });
+  registerAction(
+    app,
+    delivery.publicSeo,
+    async (_input, request, reply) => {
+      const [row] = await db
+        .select({ title: seo.title, description: seo.description, keywords: seo.keywords, robots: seo.robots, sitemap: seo.sitemap, ogImage: imageColumns })
+        .from(seo)
+        .leftJoin(media, pictureOf(seo.ogImageMediaId, seo.websiteId))
+        .where(and(eq(seo.websiteId, websiteOf(request)), eq(seo.isActive, true)));
+      return answer(request, reply, ok(row ? { ...row, ogImage: row.ogImage && image(row.ogImage) } : null));
+    },
+    options,
+  );
 }

@@ -1,20 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { successSchema } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
 import { PartnerType } from '../../contract/resources/partners';
-import {
-  DEFAULT_CURRENCY,
-  priceFor,
-  ServiceItemSchema,
-  ServiceItemsQuery,
-  ServicePriceQuery,
-  ServicePriceSchema,
-  services as servicesEntry,
-  type ServiceItemKind,
-} from '../../contract/resources/services';
+import { DEFAULT_CURRENCY, getServicePrice, priceFor, SERVICE_ITEM_KINDS, SERVICE_ITEM_LISTS, services as servicesEntry } from '../../contract/resources/services';
+import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { registerResource } from '../crud';
 import { HttpError } from '../http/errors';
@@ -34,9 +23,6 @@ const withCurrency = (values: Record<string, unknown>) => (values.currency === '
  */
 export async function serviceRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  // Whoever may read the services may read their prices.
-  const policy = servicesEntry.access.get;
 
   registerResource(app, ctx, servicesEntry, services, {
     beforeCreate: withCurrency,
@@ -48,23 +34,16 @@ export async function serviceRoutes(app: FastifyInstance, ctx: ServerContext) {
     },
   });
 
-  route.get(
-    '/api/services/:id/price',
-    { config: { policy }, schema: { params: z.object({ id: z.string() }), querystring: ServicePriceQuery, response: { 200: successSchema(ServicePriceSchema) } } },
-    async (request) => {
-      const { id } = request.params;
-      if (!isUuid(id)) throw new HttpError(404, messages.notFound);
-      const [row] = await db.select({ prices: services.prices, currency: services.currency }).from(services).where(eq(services.id, id));
-      if (!row) throw new HttpError(404, messages.notFound);
-      const { partnerType } = request.query;
-      return ok({ serviceId: id, partnerType, price: priceFor(row.prices, partnerType), currency: row.currency });
-    },
-  );
+  registerAction(app, getServicePrice, async ({ params: { id }, query: { partnerType } }) => {
+    if (!isUuid(id)) throw new HttpError(404, messages.notFound);
+    const [row] = await db.select({ prices: services.prices, currency: services.currency }).from(services).where(eq(services.id, id));
+    if (!row) throw new HttpError(404, messages.notFound);
+    return ok({ serviceId: id, partnerType, price: priceFor(row.prices, partnerType), currency: row.currency });
+  });
 
-  /** The items of `kind` of every active service, in the services' order. */
-  const flattened = (path: string, kind: ServiceItemKind) =>
-    route.get(path, { config: { policy }, schema: { querystring: ServiceItemsQuery, response: { 200: successSchema(z.array(ServiceItemSchema)) } } }, async (request) => {
-      const { partnerType, language } = request.query;
+  // The items of each kind of every active service, in the services' order.
+  for (const kind of SERVICE_ITEM_KINDS) {
+    registerAction(app, SERVICE_ITEM_LISTS[kind], async ({ query: { partnerType, language } }) => {
       const rows = await db
         .select()
         .from(services)
@@ -72,7 +51,5 @@ export async function serviceRoutes(app: FastifyInstance, ctx: ServerContext) {
         .orderBy(asc(services.order), asc(alphabetical(services.name)), asc(services.id));
       return ok(rows.flatMap((row) => itemsOf(row, kind, partnerType, language)));
     });
-  flattened('/api/services/flattened', 'service');
-  flattened('/api/services/flattened/features', 'feature');
-  flattened('/api/services/flattened/modules', 'module');
+  }
 }

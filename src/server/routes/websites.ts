@@ -1,11 +1,13 @@
 import { and, asc, count, eq, inArray, or, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ActionAnswer, AnyAction } from '../../contract/action';
+import type { Success } from '../../contract/envelope';
 import { messages } from '../../contract/messages';
 import { isAdmin } from '../../contract/permissions';
-import { DEFAULT_PARTNER_TYPE, partners as partnersEntry, type PartnerType } from '../../contract/resources/partners';
-import { apiKeys as apiKeysEntry, websites as websitesEntry } from '../../contract/resources/websites';
+import { DEFAULT_PARTNER_TYPE, myPartners, partners as partnersEntry, type PartnerType } from '../../contract/resources/partners';
+import { apiKeys as apiKeysEntry, clientWebsites, myWebsites, toggleApiKey, websites as websitesEntry } from '../../contract/resources/websites';
+import { registerAction } from '../action';
 import { hashToken, newToken } from '../auth/secrets';
 import type { ServerContext } from '../context';
 import { expectedVersion, registerResource, type Row, type Tx } from '../crud';
@@ -72,18 +74,19 @@ async function completed(tx: Tx, next: Values, current: Row | null, creating: bo
 /** The fields whose change is checked against, or priced with, the website's other values. */
 const RELATED = ['categoryId', 'subcategoryId', 'items', 'partnerId'];
 
+/** A list of the CRUD, narrowed by an action that declares the entry's list answer. */
+type Listed<A extends AnyAction> = Promise<Success<ActionAnswer<A>>>;
+
 export async function websiteRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.store.db;
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const idParams = z.object({ id: z.string() });
 
   const partnerRoutes = registerResource(app, ctx, partnersEntry, partners, {
     beforeCreate: (values, { tx }) => ownerIsOwnerAccount(tx, values),
     beforeUpdate: (changes, { tx }) => ownerIsOwnerAccount(tx, changes),
   });
-  route.get('/api/partners/my-partners', { config: { policy: 'authenticated' }, schema: partnerRoutes.listSchema }, (request) =>
+  registerAction(app, myPartners, (_input, request) =>
     // The caller's own records, admins' too: the sidebar's Settings link (spec §2) is about them.
-    partnerRoutes.list(request, eq(partners.ownerId, caller(request).user.id)),
+    partnerRoutes.list(request, eq(partners.ownerId, caller(request).user.id)) as Listed<typeof myPartners>,
   );
 
   const websitesRoutes = registerResource(
@@ -118,20 +121,19 @@ export async function websiteRoutes(app: FastifyInstance, ctx: ServerContext) {
     { ownedThrough: { partnerId: { table: partners, owner: 'ownerId' } }, imageColumn: 'previewKey' },
   );
 
-  route.get('/api/websites/my-websites', { config: { policy: 'authenticated' }, schema: websitesRoutes.listSchema }, (request) => {
+  registerAction(app, myWebsites, (_input, request) => {
     const { user } = caller(request);
     // A team member's one website; everyone else's are those they own or partner, admins' included.
-    if (user.type === 'teammember') return websitesRoutes.list(request, eq(websites.id, user.websiteId ?? sql`null`), false);
-    if (!isAdmin(principal(caller(request)))) return websitesRoutes.list(request);
+    if (user.type === 'teammember') return websitesRoutes.list(request, eq(websites.id, user.websiteId ?? sql`null`), false) as Listed<typeof myWebsites>;
+    if (!isAdmin(principal(caller(request)))) return websitesRoutes.list(request) as Listed<typeof myWebsites>;
     // An admin's scope is every website: narrowed to theirs as it is for owners, through their partner records too.
     const partnered = inArray(websites.partnerId, db.select({ id: partners.id }).from(partners).where(eq(partners.ownerId, user.id)));
-    return websitesRoutes.list(request, or(eq(websites.ownerId, user.id), partnered));
+    return websitesRoutes.list(request, or(eq(websites.ownerId, user.id), partnered)) as Listed<typeof myWebsites>;
   });
 
-  route.get('/api/websites/client/:id', { config: { policy: 'admin' }, schema: { ...websitesRoutes.listSchema, params: idParams } }, (request) => {
-    const id = request.params.id;
+  registerAction(app, clientWebsites, ({ params: { id } }, request) => {
     if (!z.uuid().safeParse(id).success) throw new HttpError(404, messages.notFound);
-    return websitesRoutes.list(request, eq(websites.ownerId, id));
+    return websitesRoutes.list(request, eq(websites.ownerId, id)) as Listed<typeof clientWebsites>;
   });
 
   const keyRoutes = registerResource(app, ctx, apiKeysEntry, apiKeys, {
@@ -144,10 +146,10 @@ export async function websiteRoutes(app: FastifyInstance, ctx: ServerContext) {
     },
   });
 
-  route.patch(
-    '/api/websites/:id/api-key/toggle',
-    { config: { policy: { website: 'settings' }, website: { from: 'path', param: 'id' } }, schema: { params: idParams, ...keyRoutes.entitySchema } },
-    async (request: FastifyRequest, reply) => {
+  registerAction(
+    app,
+    toggleApiKey,
+    async (_input, request, reply) => {
       // Switched from the version the caller saw, like every other change: a stale one is a conflict.
       const version = expectedVersion(request);
       const ofWebsite = eq(apiKeys.websiteId, request.website!.id);
@@ -158,7 +160,8 @@ export async function websiteRoutes(app: FastifyInstance, ctx: ServerContext) {
         .returning()) as Row[];
       if (!row) throw await keyRoutes.missOrConflict(request, ofWebsite);
       reply.header('etag', `"${row.version}"`);
-      return ok(keyRoutes.entity(request, row), { message: request.t(row.isActive ? messages.apiKeyEnabled : messages.apiKeyDisabled) });
+      return ok(keyRoutes.entity(request, row) as ActionAnswer<typeof toggleApiKey>, { message: request.t(row.isActive ? messages.apiKeyEnabled : messages.apiKeyDisabled) });
     },
+    { config: { website: { from: 'path', param: 'id' } } },
   );
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PRODUCT_NAME, UNNAMED_WHITE_LABEL, type WhiteLabelConfig } from '../../contract/branding';
 import { toInterfaceLanguage } from '../../contract/languages';
+import { getWhiteLabelConfig } from '../../contract/resources/settings';
+import { registerAction } from '../action';
 import { fileUrl } from '../files/storage';
 import { ok } from '../http/reply';
 import type { Db, Store } from '../store/open';
@@ -31,5 +33,5 @@ export function brandingOf(row: SettingsRow): WhiteLabelConfig {
 }
 
 export async function whiteLabelRoutes(app: FastifyInstance, { store }: { store: Store }) {
-  app.get('/api/white-label/config', { config: { policy: 'public' } }, async () => ok(brandingOf(await loadSettings(store.db))));
+  registerAction(app, getWhiteLabelConfig, async () => ok(brandingOf(await loadSettings(store.db))));
 }

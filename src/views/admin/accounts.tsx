@@ -3,17 +3,16 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { request } from '../../api/request';
+import { call } from '../../api/action';
 import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
-import { messages } from '../../contract/messages';
 import { MAX_PAGE_SIZE } from '../../contract/resource';
-import { admins, users } from '../../contract/resources/accounts';
+import { admins, resetUserPassword, users } from '../../contract/resources/accounts';
 import { websites } from '../../contract/resources/websites';
+import { resourceStore } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { reasonOf } from '../../machines/reason';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import { ResourceRecordPage } from '../resource/record-page';
 import styles from '../resource/resource.module.css';
 import type { Choice, Column, Field, ResourceScreen } from '../resource/screen';
@@ -128,7 +127,7 @@ function ResetPasswordButton({ row }: { row: Row }) {
     if (!yes) return;
     setBusy(true);
     try {
-      const answer = await request(`/api/users/${row.id}/reset-password`, { method: 'POST', fallback: messages.requestFailed });
+      const answer = await call(resetUserPassword, { params: { id: row.id } });
       toast.success(answer.message ?? t`The PIN has been mailed.`);
     } catch (error) {
       toast.error(reasonOf(error));

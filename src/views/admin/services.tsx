@@ -4,7 +4,7 @@ import { formatMoney } from '../../components/intl-formats';
 import type { Prices } from '../../contract/resources/services';
 import { services } from '../../contract/resources/services';
 import type { Row } from '../../db/resource-store';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
 import { SettingsTabs } from './settings/settings-tabs';
 

@@ -4,9 +4,9 @@ import { BackLink } from '../resource/back-link';
 
 /** Back from a CMS module to the website's CMS dashboard (/cms/{id}). */
 export function CmsBackLink() {
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   return (
-    <BackLink href={`/cms/${id}`}>
+    <BackLink href={`/cms/${websiteId}`}>
       <Trans>CMS dashboard</Trans>
     </BackLink>
   );

@@ -7,8 +7,8 @@ import type { PageProps } from '../page';
 import { useSession } from '../../api/session';
 import { MODULE } from '../../contract/modules';
 import { can, hasFeature, type CmsModule } from '../../contract/permissions';
-import { inScope, type Resource } from '../../contract/resource';
-import { resourceStore } from '../../db/store';
+import { boundTo, type Resource } from '../../contract/resource';
+import { resourceStore } from '../../db/device-store';
 import { AreaSummary, type Area } from '../dashboard/area-summary';
 import board from '../dashboard/dashboard.module.css';
 import { BackLink } from '../resource/back-link';
@@ -61,7 +61,7 @@ function loadCards(): Promise<Card[]> {
  */
 export function CmsDashboardPage({ title }: PageProps) {
   const { i18n } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   const { user } = useSession();
   const loaded = use(loadCards());
   const areas = useMemo<Area[]>(() => {
@@ -69,11 +69,11 @@ export function CmsDashboardPage({ title }: PageProps) {
     return loaded
       .filter(({ module }) => can(user, module, 'view'))
       .map(({ module, section, resource, statuses }) => {
-        const at = (name: string | undefined) => fillRoute(section.routes[name ?? 'list']!.path, { id });
+        const at = (name: string | undefined) => fillRoute(section.routes[name ?? 'list']!.path, { websiteId });
         const base = at('list');
         const open = section.card?.open;
         return {
-          resource: inScope(resource, { websiteId: id }),
+          resource: boundTo(resource, { websiteId }),
           title: MODULE[module].name,
           href: base,
           view: (record) => (open ? withRecord(at(open), record) : base),
@@ -81,11 +81,11 @@ export function CmsDashboardPage({ title }: PageProps) {
           create: { href: at(section.card?.create), allowed: can(user, module, 'manage') },
         };
       });
-  }, [id, user, loaded]);
+  }, [websiteId, user, loaded]);
   return (
     <ResourceStoreProvider store={resourceStore}>
       <section className={styles.page}>
-        <BackLink href={`/websites/${id}`}>{i18n._(msg`Website dashboard`)}</BackLink>
+        <BackLink href={`/websites/${websiteId}`}>{i18n._(msg`Website dashboard`)}</BackLink>
         <h1 className={styles.title}>{i18n._(title)}</h1>
         {areas.length === 0 ? (
           <p className={styles.muted}>{i18n._(msg`Your role opens no part of this website’s content.`)}</p>

@@ -39,7 +39,7 @@ describe('contact forms', () => {
     await preloadFieldKinds(contactFormsScreen.fields);
     const { store, spies } = fakeStore({ contactForms: [] });
     renderResourceScreen(
-      <Route path="/cms/:id/forms/new">
+      <Route path="/cms/:websiteId/forms/new">
         <ResourceFormPage screen={contactFormsScreen} title={msg`New contact form`} id={null} />
       </Route>,
       store,
@@ -98,7 +98,7 @@ describe('contact forms', () => {
     });
     const { store, spies } = fakeStore({ contactSubmissions: [submission] });
     renderResourceScreen(
-      <Route path="/cms/:id/forms/edit/:formId">
+      <Route path="/cms/:websiteId/forms/edit/:formId">
         <ResourceListPage screen={submissionsScreen} title={msg`Submissions`} />
       </Route>,
       store,
@@ -123,7 +123,7 @@ describe('the outgoing mail tab', () => {
   const smtpPath = `/api/cms/contact-forms/${SITE}/smtp`;
   const open = () =>
     renderResourceScreen(
-      <Route path="/cms/:id/forms/smtp">
+      <Route path="/cms/:websiteId/forms/smtp">
         <SmtpPage title={msg`Outgoing mail`} />
       </Route>,
       fakeStore({}).store,

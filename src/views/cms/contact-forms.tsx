@@ -5,22 +5,21 @@ import { Send } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'wouter';
 import { CMS, screenRoutes } from '../cms-modules';
-import { request } from '../../api/request';
+import { call } from '../../api/action';
 import type { PageProps } from '../page';
 import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
 import formStyles from '../../components/form/form.module.css';
 import { TextField } from '../../components/form/text-field';
 import { SectionTabs } from '../../components/section-tabs';
-import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
-import { fillPath, inScope } from '../../contract/resource';
-import { contactForms, contactSubmissions, mailTemplates, SMTP_TEST_PATH, smtpSettings } from '../../contract/resources/contact-forms';
+import { boundTo } from '../../contract/resource';
+import { contactForms, contactSubmissions, mailTemplates, smtpSettings, testSmtp } from '../../contract/resources/contact-forms';
+import { resourceStore } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { reasonOf } from '../../machines/reason';
 import { Allowed } from '../resource/no-access';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import { ResourceSingletonForm } from '../resource/resource-form';
 import styles from '../resource/resource.module.css';
 import type { Choice, Field, ResourceScreen } from '../resource/screen';
@@ -30,8 +29,6 @@ import { CmsBackLink } from './cms-back-link';
 // Spec §2 /cms/{id}/forms, /forms/new, /forms/edit/{formId}, /forms/smtp, /forms/template; spec
 // §7 Contact forms. Three tabs of one section: the forms (each with the submissions it received
 // listed under it), the outgoing mail server with a test mail, and the mail's template.
-
-const scope = { websiteId: 'id' };
 
 const fieldTypeChoices: readonly Choice[] = [
   { value: 'text', label: msg`Text` },
@@ -73,7 +70,6 @@ const formFieldItem: readonly Field[] = [
 
 export const contactFormsScreen = {
   resource: contactForms,
-  scope,
   schemaDefaults: true,
   columns: [
     { key: 'name', label: msg`Name`, sortable: true },
@@ -98,7 +94,6 @@ const valueText = (value: Submitted['value']) => (typeof value === 'boolean' ? (
 /** What a form received, listed under it: newest last, as they came; marked handled once answered. */
 export const submissionsScreen = {
   resource: contactSubmissions,
-  scope: { websiteId: 'id', formId: 'formId' },
   columns: [
     { key: 'createdAt', label: msg`Received`, format: 'date', sortable: true },
     { key: 'summary', label: msg`From`, sortable: true },
@@ -126,7 +121,6 @@ export const submissionsScreen = {
 
 export const smtpScreen = {
   resource: smtpSettings,
-  scope,
   schemaDefaults: true,
   columns: [],
   fields: [
@@ -142,7 +136,6 @@ export const smtpScreen = {
 
 export const templateScreen = {
   resource: mailTemplates,
-  scope,
   columns: [],
   fields: [
     { name: 'subject', label: msg`Subject`, kind: 'text', hint: msg`Left empty: “New message:” and the form’s name` },
@@ -153,8 +146,8 @@ export const templateScreen = {
 /** The section's tabs under the way back to the CMS dashboard. */
 function FormsSection() {
   const { t } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
-  const base = `/cms/${id}/forms`;
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
+  const base = `/cms/${websiteId}/forms`;
   return (
     <>
       <CmsBackLink />
@@ -178,7 +171,7 @@ export const ContactFormEditPage = forms.Edit;
 /** A tab holding one record of the website (its mail server, its template): an empty form until it is first saved. */
 function SingletonTab({ title, screen, onSaved, children }: { title: MessageDescriptor; screen: ResourceScreen; onSaved?: (row: Row | null) => void; children?: ReactNode }) {
   const { i18n: active } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   return (
     <ResourceStoreProvider store={resourceStore}>
       <FormsSection />
@@ -187,7 +180,7 @@ function SingletonTab({ title, screen, onSaved, children }: { title: MessageDesc
           <h1 className={styles.title}>{active._(title)}</h1>
           {children}
           <div className={styles.card}>
-            <ResourceSingletonForm key={id} screen={screen} onSaved={onSaved} />
+            <ResourceSingletonForm key={websiteId} screen={screen} onSaved={onSaved} />
           </div>
         </section>
       </Allowed>
@@ -201,7 +194,7 @@ function SavedPassword({ websiteId, saved }: { websiteId: string; saved: Row | n
   const [loaded, setLoaded] = useState<boolean | null>(null);
   useEffect(() => {
     let current = true;
-    store.fetchRecord(inScope(smtpSettings, { websiteId }), '').then(
+    store.fetchRecord(boundTo(smtpSettings, { websiteId }), '').then(
       (row) => current && setLoaded(row.hasPassword === true),
       // None saved yet, or offline: nothing to say.
       () => undefined,
@@ -230,7 +223,7 @@ function SmtpTest({ websiteId }: { websiteId: string }) {
     setBusy(true);
     setAnswer(null);
     try {
-      const sent = await request<{ to: string }>(fillPath(SMTP_TEST_PATH, { websiteId }), { method: 'POST', body: to.trim() ? { to: to.trim() } : {}, fallback: messages.smtpTestFailed });
+      const sent = await call(testSmtp, { params: { websiteId }, body: to.trim() ? { to: to.trim() } : {} });
       setAnswer({ ok: true, text: sent.message ?? '' });
     } catch (error) {
       setAnswer({ ok: false, text: reasonOf(error) });
@@ -267,12 +260,12 @@ function SmtpTest({ websiteId }: { websiteId: string }) {
 
 /** /cms/{id}/forms/smtp: the mail server the website's submissions go out through, and its test. */
 export function SmtpPage({ title }: PageProps) {
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   const [saved, setSaved] = useState<Row | null>(null);
   return (
     <SingletonTab title={title} screen={smtpScreen} onSaved={(row) => row && setSaved(row)}>
-      <SavedPassword key={id} websiteId={id} saved={saved} />
-      <SmtpTest key={`${id} test`} websiteId={id} />
+      <SavedPassword key={websiteId} websiteId={websiteId} saved={saved} />
+      <SmtpTest key={`${websiteId} test`} websiteId={websiteId} />
     </SingletonTab>
   );
 }

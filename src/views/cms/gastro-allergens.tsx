@@ -1,21 +1,20 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Eraser, ListPlus } from 'lucide-react';
-import { useId, useState } from 'react';
-import { z } from 'zod/mini';
-import { resourceText } from '../../api/resource-text';
-import { request } from '../../api/request';
+import { useState } from 'react';
+import { call } from '../../api/action';
 import { toast } from '../../machines/feedback';
 import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
-import { fillPath, inScope, MAX_PAGE_SIZE, type Resource } from '../../contract/resource';
-import { CleanupAllergensResult, DEFAULT_ALLERGENS, GASTRO_PATHS, gastroAllergens, gastroItems } from '../../contract/resources/gastro';
+import { boundTo, MAX_PAGE_SIZE, type Resource } from '../../contract/resource';
+import { cleanupAllergens, DEFAULT_ALLERGENS, gastroAllergens, gastroItems, loadDefaultAllergens } from '../../contract/resources/gastro';
 import { uuidv7 } from '../../contract/uuid';
 import type { WireRow } from '../../db/database';
+import { accept, keepList } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { accept, keepList } from '../../db/store';
+import { sendOrQueue } from '../../db/queued-action';
 import { useOnline } from '../../db/use-sync-status';
 import { initialListQuery } from '../../machines/list.machine';
 import { reasonOf } from '../../machines/reason';
@@ -35,10 +34,8 @@ export function allergenName(row: Pick<Row, 'name' | 'content'> | Record<string,
   return content[language]?.name || String(row.name ?? '');
 }
 
-const Legend = z.array(gastroAllergens.entity);
-
 interface AllergenToolsProps {
-  /** The website's allergens (gastroAllergens in the website's scope). */
+  /** The website's allergens (gastroAllergens bound to the website). */
   allergens: typeof gastroAllergens;
   websiteId: string;
   /** Allergens were made or dishes cleaned: the list should be read again. */
@@ -50,8 +47,8 @@ interface AllergenToolsProps {
  * makes the letters the website lacks (idempotent) and answers the whole legend, kept as this
  * device's copy; offline, each default letter this device does not show yet becomes an ordinary
  * create in the outbox, so nothing typed offline waits for a connection and nothing is lost.
- * "Clean up": the server drops deleted allergens from every dish; it needs the server, so offline
- * it waits (a dish edited offline is sent as it is, and a later clean-up still finds it).
+ * "Clean up": the server drops deleted allergens from every dish; offline it waits in the outbox
+ * (a queueable action) and runs on the server once the device is back, over every dish then.
  */
 export function AllergenTools({ allergens, websiteId, onChanged }: AllergenToolsProps) {
   const { t, i18n } = useLingui();
@@ -60,7 +57,6 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
   const legend = useListPage(allergens, legendQuery(allergens));
   const [busy, setBusy] = useState<'defaults' | 'cleanup' | null>(null);
   const online = useOnline();
-  const noteId = useId();
   const mayCreate = allows(allergens.access.create, user);
   const mayClean = allows(gastroItems.access.update, user);
   if (!mayCreate && !mayClean) return null;
@@ -69,13 +65,8 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
     setBusy('defaults');
     try {
       if (online) {
-        const answer = await request<unknown>(fillPath(GASTRO_PATHS.defaultAllergens, { websiteId }), {
-          method: 'POST',
-          headers: { 'Idempotency-Key': uuidv7() },
-          fallback: resourceText(allergens, 'createFailed'),
-        });
-        const rows = Legend.safeParse(answer.data);
-        if (rows.success) await keepList(allergens, legendQuery(allergens), rows.data as WireRow[]);
+        const answer = await call(loadDefaultAllergens, { params: { websiteId } });
+        await keepList(allergens, legendQuery(allergens), answer.data as WireRow[]);
         toast.success(answer.message ?? t`Default allergens loaded`);
       } else {
         const shown = new Set((legend?.items ?? []).map((row) => String(row.identifier ?? '').toUpperCase()));
@@ -101,16 +92,15 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
   async function cleanUp() {
     setBusy('cleanup');
     try {
-      const answer = await request<unknown>(fillPath(GASTRO_PATHS.cleanupAllergens, { websiteId }), {
-        method: 'POST',
-        headers: { 'Idempotency-Key': uuidv7() },
-        fallback: messages.cleanupAllergensFailed,
-      });
-      const result = CleanupAllergensResult.safeParse(answer.data);
+      const answer = await sendOrQueue(cleanupAllergens, { params: { websiteId } });
+      if (answer.queued) {
+        toast.info(t`Saved on this device; the allergens are removed from the dishes when you are online.`);
+        return;
+      }
       // The dishes it changed, as they are now: a menu read on this device shows them so.
-      if (result.success) for (const item of result.data.items) await accept(inScope(gastroItems, { menuId: item.menuId }), item as WireRow);
+      for (const item of answer.data.items) await accept(boundTo(gastroItems, { menuId: item.menuId }), item as WireRow);
       const { id: cleaned, message } = messages.allergensCleanedUp;
-      toast.success(answer.message ?? i18n._(cleaned, { count: result.success ? result.data.changed : 0 }, { message }));
+      toast.success(answer.message ?? i18n._(cleaned, { count: answer.data.changed }, { message }));
       onChanged();
     } catch (error) {
       toast.error(reasonOf(error));
@@ -128,15 +118,10 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
         </Button>
       )}
       {mayClean && (
-        <Button variant="secondary" busy={busy === 'cleanup'} disabled={busy !== null || !online} aria-describedby={online ? undefined : noteId} onClick={() => void cleanUp()}>
+        <Button variant="secondary" busy={busy === 'cleanup'} disabled={busy !== null} onClick={() => void cleanUp()}>
           <Eraser aria-hidden size={18} />
           <Trans>Remove deleted allergens from dishes</Trans>
         </Button>
-      )}
-      {mayClean && !online && (
-        <p id={noteId} className={styles.note}>
-          <Trans>Removing them needs a connection.</Trans>
-        </p>
       )}
     </div>
   );

@@ -17,10 +17,10 @@ import { formatMoney } from '../../components/intl-formats';
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../contract/languages';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
-import { inScope, titleOf } from '../../contract/resource';
+import { boundTo, titleOf } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { resourceStore } from '../../db/device-store';
 import { prefetchList, readAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { editorMachine } from '../../machines/editor.machine';
 import { initialListQuery, listMachine } from '../../machines/list.machine';
@@ -31,7 +31,7 @@ import resourceStyles from '../resource/resource.module.css';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
 import { useHeldList } from '../resource/use-held-list';
 import { useRefreshOnSync } from '../resource/use-list-page';
-import { useScopedResources } from '../resource/use-scoped-resource';
+import { useBoundResources } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { allergenName, legendQuery } from './gastro-allergens';
 import { QuickEdit } from './gastro-quick-edit';
@@ -40,7 +40,6 @@ import styles from './gastro.module.css';
 // Spec §2 /cms/{id}/gastromenu/{menuId}: the menu as it is printed, in the menu's own language.
 
 const RESOURCES = [gastroMenus, gastroItems, gastroCategories, gastroAllergens] as const;
-const ROUTE_SCOPE = { websiteId: 'id' };
 /** Beyond this many lines (dishes and headings) only those in view are in the page; printing puts all in. */
 const LONG_MENU = 120;
 
@@ -158,7 +157,7 @@ export const GastroMenuPage = Object.assign(
   {
     prefetch(params: Readonly<Record<string, string | undefined>>) {
       if (!params.menuId) return;
-      const items = inScope(gastroItems, { menuId: params.menuId });
+      const items = boundTo(gastroItems, { menuId: params.menuId });
       prefetchList(resourceStore, items, initialListQuery(items));
     },
   },
@@ -175,9 +174,9 @@ export function GastroMenuView({ title }: PageProps) {
   const { t, i18n } = useLingui();
   const store = useResourceStore();
   const { user } = useSession();
-  const { id = '', menuId = '' } = useParams<{ id: string; menuId: string }>();
-  const [menus, items, categories, allergens] = useScopedResources(RESOURCES, ROUTE_SCOPE) as unknown as [typeof gastroMenus, typeof gastroItems, typeof gastroCategories, typeof gastroAllergens];
-  const base = `/cms/${id}/gastromenu`;
+  const { websiteId = '', menuId = '' } = useParams<{ websiteId: string; menuId: string }>();
+  const [menus, items, categories, allergens] = useBoundResources(RESOURCES) as unknown as [typeof gastroMenus, typeof gastroItems, typeof gastroCategories, typeof gastroAllergens];
+  const base = `/cms/${websiteId}/gastromenu`;
 
   // The menu itself, read as a record page reads its record: this device's copy first.
   const menuMachine = useMemo(() => editorMachine.provide({ actors: storeActors(withMenuData(store)) }), [store]);

@@ -20,7 +20,7 @@ import styles from './gastro.module.css';
 interface QuickEditProps {
   /** The dish as the menu shows it. */
   item: Row;
-  /** The menu's dishes (gastroItems in the menu's scope). */
+  /** The menu's dishes (gastroItems bound to the menu). */
   resource: typeof gastroItems;
   /** Where the dish's whole form is. */
   editHref: string;

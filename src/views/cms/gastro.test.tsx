@@ -5,10 +5,10 @@ import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
-import { inScope } from '../../contract/resource';
+import { boundTo } from '../../contract/resource';
 import { DEFAULT_ALLERGENS, gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import { clearLocalData, db } from '../../db/database';
-import { keepList, resourceStore as deviceStore } from '../../db/store';
+import { keepList, resourceStore as deviceStore } from '../../db/device-store';
 import { messages as german } from '../../locales/de/messages';
 import { initialListQuery } from '../../machines/list.machine';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
@@ -61,7 +61,7 @@ describe('a dish’s form', () => {
     await preloadFieldKinds(itemsScreen.fields);
     const { store, spies } = fakeStore(seed());
     const { path } = renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/:menuId/items/new">
+      <Route path="/cms/:websiteId/gastromenu/:menuId/items/new">
         <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
       </Route>,
       store,
@@ -82,7 +82,7 @@ describe('a dish’s form', () => {
 
     await waitFor(() => expect(spies.submit).toHaveBeenCalled());
     const [resource, mutation] = spies.submit.mock.calls[0]!;
-    expect([resource.name, resource.scopeKey]).toEqual([gastroItems.name, MENU]);
+    expect([resource.name, resource.boundKey]).toEqual([gastroItems.name, MENU]);
     expect(mutation).toMatchObject({
       kind: 'create',
       values: { name: 'Schnitzel', description: '', price: 1490, currency: 'EUR', categoryId: MAINS, allergenIds: [MILK, GLUTEN], available: true, mediaId: null },
@@ -95,7 +95,7 @@ describe('a dish’s form', () => {
     await preloadFieldKinds(itemsScreen.fields);
     const { store, spies } = fakeStore(seed());
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/:menuId/items/new">
+      <Route path="/cms/:websiteId/gastromenu/:menuId/items/new">
         <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
       </Route>,
       store,
@@ -109,9 +109,9 @@ describe('a dish’s form', () => {
 });
 
 function openAllergens(store: ReturnType<typeof fakeStore>['store'], onChanged = vi.fn()) {
-  const allergens = inScope(gastroAllergens, { websiteId: SITE });
+  const allergens = boundTo(gastroAllergens, { websiteId: SITE });
   renderResourceScreen(
-    <Route path="/cms/:id/gastromenu/allergens">
+    <Route path="/cms/:websiteId/gastromenu/allergens">
       <ResourceListPage screen={allergensScreen} title={msg`Allergens`} tools={<AllergenTools allergens={allergens} websiteId={SITE} onChanged={onChanged} />} />
     </Route>,
     store,
@@ -183,8 +183,8 @@ describe('the allergens', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect([url, init?.method]).toEqual([`/api/cms/gastro-menus/${SITE}/allergens/default`, 'POST']);
     expect(onChanged).toHaveBeenCalled();
-    const allergens = inScope(gastroAllergens, { websiteId: SITE });
-    const { resourceStore } = await import('../../db/store');
+    const allergens = boundTo(gastroAllergens, { websiteId: SITE });
+    const { resourceStore } = await import('../../db/device-store');
     const kept = await resourceStore.cachedList(allergens, initialListQuery(allergens, { limit: 100 }));
     expect(kept?.value.items.map((item) => item.identifier)).toEqual(DEFAULT_ALLERGENS.map((item) => item.identifier));
   });
@@ -202,8 +202,16 @@ describe('the allergens', () => {
     expect(made.map(([, , letter]) => letter)).toEqual(DEFAULT_ALLERGENS.map((item) => item.identifier).filter((letter) => letter !== 'A' && letter !== 'G'));
     expect(spies.submit.mock.calls[0]![1]).toMatchObject({ kind: 'create', values: { identifier: 'B', name: 'Crustaceans', content: { de: { name: 'Krebstiere' } } } });
     expect(fetchMock).not.toHaveBeenCalled();
-    // Removing them needs the server.
-    expect((screen.getByRole('button', { name: 'Remove deleted allergens from dishes' }) as HTMLButtonElement).disabled).toBe(true);
+
+    // The clean-up waits in the outbox as the declared action, to run on the server once online.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove deleted allergens from dishes' }));
+    await waitFor(() => expect(toast.info).toHaveBeenCalledWith('Saved on this device; the allergens are removed from the dishes when you are online.'));
+    const queued = (await db.outbox.toArray()).filter((entry) => entry.kind === 'action');
+    expect(queued).toEqual([
+      expect.objectContaining({ method: 'POST', path: `/api/cms/gastro-menus/${SITE}/items/cleanup-allergens`, status: 'pending', label: { item: 'Clean up allergens', title: '' } }),
+    ]);
+    expect(queued[0]!.idempotencyKey).toBe(queued[0]!.entityId);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('cleans up the dishes with the server’s call, keeps the dishes it changed, and says what went wrong in spec §8’s words', async () => {
@@ -228,8 +236,8 @@ describe('the allergens', () => {
     const { store } = fakeStore(seed());
     const viewer = sessionUser({ type: 'teammember', role: 'waiter', websiteId: SITE, roleInfo: { permissions: { cms: true, seo: false, team: false, settings: false }, cmsPermissions: { gastro: 'view' } } });
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/allergens">
-        <ResourceListPage screen={allergensScreen} title={msg`Allergens`} tools={<AllergenTools allergens={inScope(gastroAllergens, { websiteId: SITE })} websiteId={SITE} onChanged={vi.fn()} />} />
+      <Route path="/cms/:websiteId/gastromenu/allergens">
+        <ResourceListPage screen={allergensScreen} title={msg`Allergens`} tools={<AllergenTools allergens={boundTo(gastroAllergens, { websiteId: SITE })} websiteId={SITE} onChanged={vi.fn()} />} />
       </Route>,
       store,
       { path: `/cms/${SITE}/gastromenu/allergens`, user: viewer },
@@ -243,7 +251,7 @@ describe('the allergens', () => {
 
 /** Pages that read through the app's store: the fake one answers instead. */
 async function answerFor(store: ReturnType<typeof fakeStore>['store']) {
-  const { resourceStore } = await import('../../db/store');
+  const { resourceStore } = await import('../../db/device-store');
   for (const method of ['cachedList', 'fetchList', 'fetchRecord'] as const) vi.spyOn(resourceStore, method).mockImplementation(store[method] as never);
 }
 
@@ -255,7 +263,7 @@ describe('a menu’s edit page', () => {
     });
     await answerFor(store);
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/edit/:menuId">
+      <Route path="/cms/:websiteId/gastromenu/edit/:menuId">
         <GastroMenuEditPage title={msg`Edit gastronomy menu`} />
       </Route>,
       store,
@@ -277,10 +285,10 @@ describe('a menu’s edit page offline', () => {
   it('names each dish’s category, from the categories this device holds', async () => {
     const at = '2026-03-01T10:00:00.000Z';
     const wire = (fields: Record<string, unknown>) => ({ ...fields, _id: fields.id as string, version: 1, createdAt: at, updatedAt: at });
-    const categories = inScope(gastroCategories, { menuId: MENU });
-    const dishes = inScope(gastroItems, { menuId: MENU });
+    const categories = boundTo(gastroCategories, { menuId: MENU });
+    const dishes = boundTo(gastroItems, { menuId: MENU });
     const menu = wire({ id: MENU, name: 'Summer menu', description: '', status: 'draft', language: 'de' });
-    await keepList(inScope(gastroMenus, { websiteId: SITE }), {}, [menu]);
+    await keepList(boundTo(gastroMenus, { websiteId: SITE }), {}, [menu]);
     await keepList(categories, initialListQuery(categories), [wire({ id: MAINS, menuId: MENU, position: 0, name: 'Mains', description: '' })]);
     const dish = (n: number, name: string, categoryId: string | null) =>
       wire({ id: uuid(n), menuId: MENU, position: n, name, description: '', price: 100, currency: 'EUR', categoryId, allergenIds: [], available: true, mediaId: null });
@@ -289,7 +297,7 @@ describe('a menu’s edit page offline', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
 
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/edit/:menuId">
+      <Route path="/cms/:websiteId/gastromenu/edit/:menuId">
         <GastroMenuEditPage title={msg`Edit gastronomy menu`} />
       </Route>,
       deviceStore,
@@ -308,7 +316,7 @@ describe('categories without a menu', () => {
     const { store } = fakeStore(seed());
     await answerFor(store);
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/categories">
+      <Route path="/cms/:websiteId/gastromenu/categories">
         <GastroCategoriesPage title={msg`Gastronomy categories`} />
       </Route>,
       store,

@@ -7,12 +7,12 @@ import { Link, useParams } from 'wouter';
 import { z } from 'zod/mini';
 import { CMS, screenRoutes } from '../cms-modules';
 import type { PageProps } from '../page';
-import { inScope, MAX_PAGE_SIZE } from '../../contract/resource';
+import { boundTo, MAX_PAGE_SIZE } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { resourceStore } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { interfaceLanguageChoices } from '../admin/choices';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
 import resourceStyles from '../resource/resource.module.css';
@@ -31,13 +31,11 @@ export { GastroMenuPage } from './gastro-menu-view';
 // its categories and dishes in the order a person sets (ADR 012) and one allergen legend for all
 // of them (the website's allergens).
 
-const scope = { websiteId: 'id' };
 const name = { name: 'name', label: msg`Name`, kind: 'text' } as const;
 const description = { name: 'description', label: msg`Description`, kind: 'textarea' } as const;
 
 export const menusScreen = {
   resource: gastroMenus,
-  scope,
   columns: [
     { key: 'name', label: msg`Name`, sortable: true },
     { key: 'status', label: msg`Status`, format: 'choice', choices: contentStatusChoices },
@@ -85,7 +83,6 @@ export const allergenEntry: typeof gastroAllergens = {
 
 export const allergensScreen = {
   resource: allergenEntry,
-  scope,
   columns: [
     { key: 'identifier', label: msg`Letter`, sortable: true },
     // In the interface's language, as the menu prints it; sorted by letter, since the server sorts by the stored name.
@@ -111,6 +108,7 @@ const notAvailable = msg`Not available`;
 const availableText = msg`Available`;
 
 export const itemsScreen = {
+  // A dish is bound to its menu (the route's :menuId); its choices to the website (:websiteId) or the menu.
   resource: gastroItems,
   columns: [
     { key: 'name', label: msg`Name` },
@@ -127,12 +125,10 @@ export const itemsScreen = {
     { name: 'categoryId', label: msg`Category`, kind: 'select', source: categorySource, optional: true },
     { name: 'allergenIds', label: msg`Allergens`, kind: 'references', source: allergenSource },
     { name: 'available', label: availableText, kind: 'checkbox' },
-    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope, optional: true },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture', optional: true },
   ],
   // A new dish is available, in the default currency.
   schemaDefaults: true,
-  // A dish's scope is its menu (the route's :menuId); its choices are of the website (:id) or the menu.
-  scope,
   routes: screenRoutes(CMS.gastro, { list: 'menu', create: 'newItem', edit: 'editItem' }),
 } satisfies ResourceScreen;
 
@@ -155,8 +151,8 @@ export const GastroMenuNewPage = menuPages.New;
 /** A menu's own links: its printed view, its categories, the allergens. */
 function MenuLinks({ menuId }: { menuId: string }) {
   const { t } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
-  const base = `/cms/${id}/gastromenu/${menuId}`;
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
+  const base = `/cms/${websiteId}/gastromenu/${menuId}`;
   return (
     <nav className={styles.toolbar} aria-label={t`This menu`}>
       <Link href={base} className={styles.toolLink}>
@@ -191,9 +187,9 @@ export function GastroMenuEditPage({ title }: PageProps) {
 
 /** /cms/{id}/gastromenu/{menuId}/categories: the menu's categories, in the order the menu prints them. */
 export function GastroMenuCategoriesPage({ title }: PageProps) {
-  const { id = '', menuId = '' } = useParams<{ id: string; menuId: string }>();
+  const { websiteId = '', menuId = '' } = useParams<{ websiteId: string; menuId: string }>();
   return frame(
-    <ResourceListPage key={menuId} screen={categoriesScreen} title={title} back={{ href: `/cms/${id}/gastromenu/${menuId}`, label: msg`Back to the menu` }} />,
+    <ResourceListPage key={menuId} screen={categoriesScreen} title={title} back={{ href: `/cms/${websiteId}/gastromenu/${menuId}`, label: msg`Back to the menu` }} />,
     null,
   );
 }
@@ -204,9 +200,9 @@ export function GastroMenuCategoriesPage({ title }: PageProps) {
  */
 export function GastroCategoriesPage({ title }: PageProps) {
   const { i18n: local } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   const titleId = useId();
-  const menus = useMemo(() => inScope(gastroMenus, { websiteId: id }), [id]);
+  const menus = useMemo(() => boundTo(gastroMenus, { websiteId }), [websiteId]);
   const page = useListPage(menus, { limit: 100, sortBy: 'name', sortOrder: 'asc' });
   return frame(
     <section className={resourceStyles.page} aria-labelledby={titleId}>
@@ -223,7 +219,7 @@ export function GastroCategoriesPage({ title }: PageProps) {
       ) : page.items.length === 0 ? (
         <p className={resourceStyles.muted}>
           <Trans>No food menus yet.</Trans>{' '}
-          <Link href={`/cms/${id}/gastromenu/new`}>
+          <Link href={`/cms/${websiteId}/gastromenu/new`}>
             <Trans>Add a food menu</Trans>
           </Link>
         </p>
@@ -231,7 +227,7 @@ export function GastroCategoriesPage({ title }: PageProps) {
         <ul className={styles.chooser} aria-labelledby={titleId}>
           {page.items.map((row) => (
             <li key={row.id}>
-              <Link href={`/cms/${id}/gastromenu/${row.id}/categories`}>{String(row.name)}</Link>
+              <Link href={`/cms/${websiteId}/gastromenu/${row.id}/categories`}>{String(row.name)}</Link>
             </li>
           ))}
         </ul>
@@ -245,18 +241,18 @@ export function GastroCategoriesPage({ title }: PageProps) {
  * one legend of all its menus, with the default set and the clean-up; from a menu, back to it.
  */
 export function GastroAllergensPage({ title }: PageProps) {
-  const { id = '', menuId } = useParams<{ id: string; menuId?: string }>();
+  const { websiteId = '', menuId } = useParams<{ websiteId: string; menuId?: string }>();
   // The list is read again after a call changed the allergens or dishes.
   const [round, setRound] = useState(0);
-  const allergens = useMemo(() => inScope(gastroAllergens, { websiteId: id }), [id]);
-  const back = menuId ? { href: `/cms/${id}/gastromenu/${menuId}`, label: msg`Back to the menu` } : undefined;
+  const allergens = useMemo(() => boundTo(gastroAllergens, { websiteId }), [websiteId]);
+  const back = menuId ? { href: `/cms/${websiteId}/gastromenu/${menuId}`, label: msg`Back to the menu` } : undefined;
   return frame(
     <ResourceListPage
       key={round}
       screen={allergensScreen}
       title={title}
       back={back}
-      tools={<AllergenTools allergens={allergens} websiteId={id} onChanged={() => setRound((n) => n + 1)} />}
+      tools={<AllergenTools allergens={allergens} websiteId={websiteId} onChanged={() => setRound((n) => n + 1)} />}
     />,
     back ? null : <CmsBackLink />,
   );

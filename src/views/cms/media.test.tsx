@@ -35,7 +35,7 @@ const fetchMock = vi.fn<typeof fetch>();
 
 function open(store: ReturnType<typeof fakeStore>['store']) {
   return renderResourceScreen(
-    <Route path="/cms/:id/media">
+    <Route path="/cms/:websiteId/media">
       <MediaLibrary title={msg`Media library`} />
     </Route>,
     store,
@@ -67,7 +67,7 @@ describe('the media library', () => {
     await waitFor(() => expect(tiles()[0]!.getAttribute('aria-setsize')).toBe(String(FILES)));
     // The newest first, a hundred to a page; only the first page is in view.
     const [resource, query] = spies.fetchList.mock.calls[0]!;
-    expect([resource.name, resource.scopeKey, query]).toEqual(['media', SITE, { page: 1, limit: 100, sortBy: 'createdAt', sortOrder: 'desc' }]);
+    expect([resource.name, resource.boundKey, query]).toEqual(['media', SITE, { page: 1, limit: 100, sortBy: 'createdAt', sortOrder: 'desc' }]);
     expect(tiles().length).toBeLessThan(60);
     expect(within(tiles()[0]!).getByRole('button', { name: 'Open photo-10000.jpg' })).toBeDefined();
     expect(new Set(spies.fetchList.mock.calls.map(([, asked]) => asked.page))).toEqual(new Set([1]));

@@ -5,6 +5,7 @@ import { Camera, ImageUp, TriangleAlert } from 'lucide-react';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import type { PageProps } from '../page';
 import { useConfirm } from '../../machines/feedback';
+import { actionPath } from '../../api/action';
 import { useSession } from '../../api/session';
 import { resourceText } from '../../api/resource-text';
 import { IMAGE_TYPES } from '../../api/upload';
@@ -13,12 +14,12 @@ import formStyles from '../../components/form/form.module.css';
 import { UploadFailure, uploadRefusal } from '../../components/upload-failure';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
-import { media } from '../../contract/resources/cms';
+import { media, uploadMedia } from '../../contract/resources/cms';
 import { uuidv7 } from '../../contract/uuid';
 import type { OutboxEntry } from '../../db/database';
 import type { ListPage, Row } from '../../db/resource-store';
 import { NoRoomError } from '../../db/storage-room';
-import { resourceStore } from '../../db/store';
+import { resourceStore } from '../../db/device-store';
 import { uploadOrQueue } from '../../db/upload-or-queue';
 import { useQueuedUploads } from '../../db/use-queued-uploads';
 import { listMachine } from '../../machines/list.machine';
@@ -30,7 +31,7 @@ import resourceStyles from '../resource/resource.module.css';
 import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
 import { useListPage, useRefreshOnSync } from '../resource/use-list-page';
-import { useScopedResource } from '../resource/use-scoped-resource';
+import { useBoundResource } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { CmsBackLink } from './cms-back-link';
@@ -52,7 +53,6 @@ const CAPTION = 40;
 
 const screen = {
   resource: media,
-  scope: { websiteId: 'id' },
   columns: [],
   fields: [
     { name: 'alt', label: msg`Alternative text`, kind: 'text', hint: msg`What the picture shows, for people who cannot see it` },
@@ -94,7 +94,7 @@ type Tile = { kind: 'sending'; sending: Sending } | { kind: 'queued'; entry: Out
 
 /** One page of the list past the first, read through the list machinery (device first, then server) while it is in view. */
 function PageReader({ query, onPage }: { query: Partial<ListQuery>; onPage: (page: number, read: ListPage<Row>) => void }) {
-  const resource = useScopedResource(media, screen.scope);
+  const resource = useBoundResource(media);
   const read = useListPage(resource, query);
   useEffect(() => {
     if (read) onPage(Number(query.page), read);
@@ -124,7 +124,7 @@ export function MediaLibrary({ title }: PageProps) {
   const store = useResourceStore();
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
-  const resource = useScopedResource(media, screen.scope);
+  const resource = useBoundResource(media);
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, query: { limit: PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'desc' } } });
   const { query, searchText, page: first, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
@@ -179,7 +179,7 @@ export function MediaLibrary({ title }: PageProps) {
   }, [folder, query.folder, actor]);
 
   // Uploads: sending now, waiting in the outbox (or refused there), refused at once.
-  const queued = useQueuedUploads(media.name, resource.scopeKey);
+  const queued = useQueuedUploads(media.name, resource.boundKey);
   const [sending, setSending] = useState<Sending[]>([]);
   const [refusals, setRefusals] = useState<Refusal[]>([]);
   const [noRoom, setNoRoom] = useState(false);
@@ -198,9 +198,10 @@ export function MediaLibrary({ title }: PageProps) {
         await uploadOrQueue(
           {
             resource: media.name,
-            scope: resource.scopeKey,
+            scope: resource.boundKey,
             entityId: item.id,
-            path: `${resource.paths.list}/upload`,
+            // The library is bound to its website alone: its key is the website's id.
+            path: actionPath(uploadMedia, { params: { websiteId: resource.boundKey } }),
             fields: { folder: (uploadFolder || folder).trim(), compressImages: String(compress) },
             file: { field: 'file', blob: file, name: file.name },
             label: { item: i18n._(media.label.one), title: file.name },

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { CMS, screenRoutes } from '../cms-modules';
 import { menuItems, menus, pages } from '../../contract/resources/cms';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import type { ResourceScreen } from '../resource/screen';
 import { CmsBackLink } from './cms-back-link';
 
@@ -10,7 +10,6 @@ import { CmsBackLink } from './cms-back-link';
 
 export const menusScreen = {
   resource: menus,
-  scope: { websiteId: 'id' },
   columns: [
     { key: 'name', label: msg`Name`, sortable: true },
     { key: 'location', label: msg`Location` },
@@ -28,7 +27,6 @@ const itemSource = { resource: menuItems };
 
 export const menuItemsScreen = {
   resource: menuItems,
-  scope: { websiteId: 'id', menuId: 'menuId' },
   columns: [
     { key: 'label', label: msg`Label` },
     { key: 'pageId', label: msg`Page`, format: 'lookup', source: pageSource },

@@ -14,7 +14,7 @@ describe('the pages list', () => {
       pages: [row({ id: '0190a1b2-0000-7000-8000-000000000001', title: 'About us', slug: 'about', status: 'published', language: 'en', order: 1 }), row({ id: '0190a1b2-0000-7000-8000-000000000002', title: 'Über uns', slug: 'about', status: 'published', language: 'de', order: 2 })],
     });
     renderResourceScreen(
-      <Route path="/cms/:id/pages">
+      <Route path="/cms/:websiteId/pages">
         <ResourceListPage screen={pagesScreen} title={msg`Pages`} />
       </Route>,
       store,

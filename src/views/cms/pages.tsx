@@ -3,15 +3,15 @@ import { msg } from '@lingui/core/macro';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
 import { CMS, screenRoutes } from '../cms-modules';
-import { request } from '../../api/request';
+import { call } from '../../api/action';
 import type { PageProps } from '../page';
 import { languageName } from '../../components/intl-formats';
-import { messages } from '../../contract/messages';
 import { DEFAULT_LANGUAGE } from '../../contract/languages';
+import { listLanguageOptions } from '../../contract/resources/catalogs';
 import { pages } from '../../contract/resources/cms';
+import { resourceStore } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
 import type { Choice, Field, ResourceScreen } from '../resource/screen';
@@ -29,7 +29,6 @@ const statusFilter = { key: 'status', label: msg`Status`, choices: contentStatus
 
 export const pagesScreen = {
   resource: pages,
-  scope: { websiteId: 'id' },
   columns: [
     { key: 'title', label: msg`Title`, sortable: true },
     { key: 'slug', label: msg`Slug` },
@@ -66,7 +65,7 @@ function useLanguageChoices(): readonly Choice[] | null {
   useEffect(() => {
     if (catalog) return;
     let live = true;
-    request<{ code: string; name: string }[]>('/api/languages/dropdown', { fallback: messages.requestFailed }).then(
+    call(listLanguageOptions, {}).then(
       ({ data }) => {
         const sorted = data.toSorted((a, b) => Number(b.code === DEFAULT_LANGUAGE) - Number(a.code === DEFAULT_LANGUAGE));
         // A language's name is the catalog's data, not a message of the app: its descriptor only carries it.

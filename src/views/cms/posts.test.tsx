@@ -29,7 +29,7 @@ describe('the post form', () => {
     await preloadFieldKinds(postsScreen.fields);
     const { store, spies } = fakeStore({ posts: [], postCategories: [row({ id: NEWS, name: 'News' })], media: [] });
     renderResourceScreen(
-      <Route path="/cms/:id/posts/new">
+      <Route path="/cms/:websiteId/posts/new">
         <ResourceFormPage screen={postsScreen} title={msg`New post`} id={null} />
       </Route>,
       store,

@@ -4,7 +4,7 @@ import { useParams } from 'wouter';
 import { CMS, screenRoutes } from '../cms-modules';
 import { postCategories, posts } from '../../contract/resources/cms';
 import { SectionTabs } from '../../components/section-tabs';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import type { ResourceScreen } from '../resource/screen';
 import { CmsBackLink } from './cms-back-link';
 import { contentStatusChoices } from './content-status';
@@ -13,13 +13,11 @@ import { contentStatusChoices } from './content-status';
 // Posts and their categories are two tabs of one section; a post's cover comes from the media
 // library. Saving shows the server's own message (spec §8), as every form here does.
 
-const scope = { websiteId: 'id' };
 const categorySource = { resource: postCategories };
 const slugHint = msg`The last part of the address, such as summer-menu; left empty, it is made from the title`;
 
 export const postsScreen = {
   resource: posts,
-  scope,
   columns: [
     { key: 'title', label: msg`Title`, sortable: true },
     { key: 'coverUrl', label: msg`Cover`, format: 'image', media: 'coverMediaId' },
@@ -33,7 +31,7 @@ export const postsScreen = {
     { name: 'status', label: msg`Status`, kind: 'choice', choices: contentStatusChoices },
     { name: 'publishedAt', label: msg`Publication date`, kind: 'datetime', hint: msg`Left empty, a published post gets the moment it is published; a later date holds it back until then` },
     { name: 'categoryId', label: msg`Category`, kind: 'select', source: categorySource, optional: true },
-    { name: 'coverMediaId', label: msg`Cover picture`, kind: 'picture', scope, optional: true },
+    { name: 'coverMediaId', label: msg`Cover picture`, kind: 'picture', optional: true },
     { name: 'excerpt', label: msg`Excerpt`, kind: 'textarea' },
     { name: 'content', label: msg`Content`, kind: 'richText' },
   ],
@@ -47,7 +45,6 @@ export const postsScreen = {
 
 export const postCategoriesScreen = {
   resource: postCategories,
-  scope,
   columns: [
     { key: 'name', label: msg`Name`, sortable: true },
     { key: 'slug', label: msg`Slug` },
@@ -63,15 +60,15 @@ export const postCategoriesScreen = {
 /** Back to the CMS, and the section's two tabs: the posts and their categories. */
 function PostsSection() {
   const { t } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   return (
     <>
       <CmsBackLink />
       <SectionTabs
         label={t`Blog section`}
         tabs={[
-          { href: `/cms/${id}/posts`, label: t`Posts` },
-          { href: `/cms/${id}/posts/categories`, label: t`Categories` },
+          { href: `/cms/${websiteId}/posts`, label: t`Posts` },
+          { href: `/cms/${websiteId}/posts/categories`, label: t`Categories` },
         ]}
       />
     </>

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useParams } from 'wouter';
 import type { PageProps } from '../page';
 import { seo } from '../../contract/resources/cms';
-import { resourceStore } from '../../db/store';
+import { resourceStore } from '../../db/device-store';
 import { BackLink } from '../resource/back-link';
 import { ResourceSingletonForm } from '../resource/resource-form';
 import styles from '../resource/resource.module.css';
@@ -19,13 +19,12 @@ const robotsChoices = [
 
 export const seoScreen = {
   resource: seo,
-  scope: { websiteId: 'id' },
   columns: [],
   fields: [
     { name: 'title', label: msg`Title`, kind: 'text', hint: msg`What search results show as the website’s name; about 60 characters` },
     { name: 'description', label: msg`Description`, kind: 'textarea' },
     { name: 'keywords', label: msg`Keywords`, kind: 'tags', hint: msg`Separated by commas` },
-    { name: 'ogImageMediaId', label: msg`Picture for sharing (Open Graph)`, kind: 'picture', scope: { websiteId: 'id' }, optional: true },
+    { name: 'ogImageMediaId', label: msg`Picture for sharing (Open Graph)`, kind: 'picture', optional: true },
     { name: 'robots', label: msg`Search engines`, kind: 'choice', choices: robotsChoices },
     { name: 'sitemap', label: msg`Publish a sitemap`, kind: 'checkbox' },
     { name: 'isActive', label: msg`Active`, kind: 'checkbox' },
@@ -35,13 +34,13 @@ export const seoScreen = {
 /** /websites/seo/{id} (spec §2, §7 SEO): the website's one SEO record; an empty form until it is first saved. */
 export function SeoPage({ title }: PageProps) {
   const { i18n } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   return (
     <ResourceStoreProvider store={resourceStore}>
       <section className={styles.page}>
-        <BackLink href={`/websites/${id}`}>{i18n._(msg`Website dashboard`)}</BackLink>
+        <BackLink href={`/websites/${websiteId}`}>{i18n._(msg`Website dashboard`)}</BackLink>
         <h1 className={styles.title}>{i18n._(title)}</h1>
-        <ResourceSingletonForm key={id} screen={seoScreen} />
+        <ResourceSingletonForm key={websiteId} screen={seoScreen} />
       </section>
     </ResourceStoreProvider>
   );

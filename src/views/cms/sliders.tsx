@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { CMS, screenRoutes } from '../cms-modules';
 import { gallerySliders, gallerySlides, heroSliders, heroSlides } from '../../contract/resources/cms';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
 import { CmsBackLink } from './cms-back-link';
 
@@ -13,14 +13,11 @@ const statusChoices: readonly Choice[] = [
   { value: 'active', label: msg`Active` },
   { value: 'inactive', label: msg`Inactive` },
 ];
-const scope = { websiteId: 'id' };
-const slideScope = { websiteId: 'id', sliderId: 'sliderId' };
 const status = { key: 'status', label: msg`Status`, format: 'choice', choices: statusChoices } as const;
 const updated = { key: 'updatedAt', label: msg`Updated`, format: 'date', sortable: true } as const;
 
 export const heroSlidersScreen = {
   resource: heroSliders,
-  scope,
   columns: [{ key: 'name', label: msg`Name`, sortable: true }, status, updated],
   fields: [
     { name: 'name', label: msg`Name`, kind: 'text' },
@@ -34,7 +31,6 @@ export const heroSlidersScreen = {
 
 export const heroSlidesScreen = {
   resource: heroSlides,
-  scope: slideScope,
   columns: [
     { key: 'title', label: msg`Title` },
     { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
@@ -43,7 +39,7 @@ export const heroSlidesScreen = {
   fields: [
     { name: 'title', label: msg`Title`, kind: 'text' },
     { name: 'subtitle', label: msg`Subtitle`, kind: 'textarea' },
-    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope, optional: true },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture', optional: true },
     { name: 'buttonLabel', label: msg`Button text`, kind: 'text' },
     { name: 'buttonUrl', label: msg`Button address`, kind: 'text', hint: msg`https://…, mailto:…, or a path on the website such as /menu` },
   ],
@@ -51,7 +47,6 @@ export const heroSlidesScreen = {
 
 export const gallerySlidersScreen = {
   resource: gallerySliders,
-  scope,
   columns: [{ key: 'name', label: msg`Name`, sortable: true }, { key: 'description', label: msg`Description` }, status, updated],
   fields: [
     { name: 'name', label: msg`Name`, kind: 'text' },
@@ -64,13 +59,12 @@ export const gallerySlidersScreen = {
 
 export const gallerySlidesScreen = {
   resource: gallerySlides,
-  scope: slideScope,
   columns: [
     { key: 'caption', label: msg`Caption` },
     { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [
-    { name: 'mediaId', label: msg`Picture`, kind: 'picture', scope },
+    { name: 'mediaId', label: msg`Picture`, kind: 'picture' },
     { name: 'caption', label: msg`Caption`, kind: 'text' },
   ],
 } satisfies ResourceScreen;

@@ -26,7 +26,7 @@ const owner = sessionUser({ type: 'user', role: null });
 function renderNewRoleForm() {
   const { store, spies } = fakeStore({ teamRoles: [] });
   renderResourceScreen(
-    <Route path="/cms/:id/team/roles/add">
+    <Route path="/cms/:websiteId/team/roles/add">
       <ResourceFormPage screen={rolesScreen} title={msg`Add team role`} id={null} />
     </Route>,
     store,
@@ -69,7 +69,7 @@ describe('the team screens', () => {
       teamRoles: [row({ id: EDITORS, name: 'Editors' })],
     });
     renderResourceScreen(
-      <Route path="/cms/:id/team">
+      <Route path="/cms/:websiteId/team">
         <ResourceListPage screen={membersScreen} title={msg`Team`} />
       </Route>,
       store,
@@ -87,7 +87,7 @@ describe('the team screens', () => {
   it('invites a member with the role picked from the website’s roles', async () => {
     const { store, spies } = fakeStore({ teamMembers: [], teamRoles: [row({ id: EDITORS, name: 'Editors' })] });
     renderResourceScreen(
-      <Route path="/cms/:id/team/add">
+      <Route path="/cms/:websiteId/team/add">
         <ResourceFormPage screen={membersScreen} title={msg`Add team member`} id={null} />
       </Route>,
       store,
@@ -151,7 +151,7 @@ describe('a team member’s view of the CMS', () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ success: true, data: { total: 1, recent: 1, by: {} } }))));
     const { store } = fakeStore({ posts: [row({ id: POST, title: 'Summer menu', status: 'draft' })], postCategories: [] });
     renderResourceScreen(
-      <Route path="/cms/:id/posts">
+      <Route path="/cms/:websiteId/posts">
         <ResourceListPage screen={postsScreen} title={msg`Posts`} />
       </Route>,
       store,
@@ -167,7 +167,7 @@ describe('a team member’s view of the CMS', () => {
   it('shows a record to a member who may only view it, without a way to change it', async () => {
     const { store } = fakeStore({ posts: [row({ id: POST, title: 'Summer menu', slug: 'summer-menu', status: 'draft', content: '' })], postCategories: [], media: [] });
     renderResourceScreen(
-      <Route path="/cms/:id/posts/edit/:postId">
+      <Route path="/cms/:websiteId/posts/edit/:postId">
         <ResourceFormPage screen={postsScreen} title={msg`Edit post`} id={POST} />
       </Route>,
       store,
@@ -184,7 +184,7 @@ describe('a team member’s view of the CMS', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const pagesOnly = member({ permissions: { ...NONE, cms: true }, cmsPermissions: { pages: 'manage' } });
     renderResourceScreen(
-      <Route path="/cms/:id/posts">
+      <Route path="/cms/:websiteId/posts">
         <PostsPage title={msg`Posts`} />
       </Route>,
       store,
@@ -200,7 +200,7 @@ describe('a team member’s view of the CMS', () => {
     localStorage.setItem('auth_token', 'token');
     localStorage.setItem('auth_user', JSON.stringify(member({ permissions: { ...NONE, cms: true }, cmsPermissions: {} })));
     const view = renderScreen(
-      <Route path="/cms/:id/team">
+      <Route path="/cms/:websiteId/team">
         <TeamPage title={msg`Team`} />
       </Route>,
       { path: `/cms/${SITE}/team` },

@@ -11,7 +11,7 @@ import type { Row } from '../../db/resource-store';
 import { accountStatusChoices, personName } from '../admin/accounts';
 import { interfaceLanguageChoices } from '../admin/choices';
 import { BackLink } from '../resource/back-link';
-import { screenPages } from '../resource/pages';
+import { screenPages } from '../resource/screen-pages';
 import type { Choice, ResourceScreen } from '../resource/screen';
 
 // Spec §2 /cms/{id}/team, /team/add, /team/edit/{memberId}, /team/roles, /team/roles/add,
@@ -19,7 +19,6 @@ import type { Choice, ResourceScreen } from '../resource/screen';
 // the team flag. A member is invited by mail and accepts by choosing a password (the list says
 // whether they did); a role is the four flags and a level per CMS module (spec §6).
 
-const scope = { websiteId: 'id' };
 const roleSource = { resource: teamRoles };
 
 export const flagChoices: readonly Choice[] = [
@@ -58,7 +57,6 @@ function levelsText(row: Row): string {
 
 export const membersScreen = {
   resource: teamMembers,
-  scope,
   columns: [
     { key: 'email', label: msg`Email`, sortable: true },
     { key: 'lastName', label: msg`Name`, sortable: true, text: personName },
@@ -83,7 +81,6 @@ export const membersScreen = {
 
 export const rolesScreen = {
   resource: teamRoles,
-  scope,
   columns: [
     { key: 'name', label: msg`Name`, sortable: true },
     { key: 'permissions', label: msg`Opens`, text: flagsText },
@@ -101,15 +98,15 @@ export const rolesScreen = {
 /** Back to the website, and the section's two tabs: its members and their roles. */
 function TeamSection() {
   const { t } = useLingui();
-  const { id = '' } = useParams<{ id: string }>();
+  const { websiteId = '' } = useParams<{ websiteId: string }>();
   return (
     <>
-      <BackLink href={`/websites/${id}`}>{t`Website dashboard`}</BackLink>
+      <BackLink href={`/websites/${websiteId}`}>{t`Website dashboard`}</BackLink>
       <SectionTabs
         label={t`Team section`}
         tabs={[
-          { href: `/cms/${id}/team`, label: t`Members` },
-          { href: `/cms/${id}/team/roles`, label: t`Roles` },
+          { href: `/cms/${websiteId}/team`, label: t`Members` },
+          { href: `/cms/${websiteId}/team/roles`, label: t`Roles` },
         ]}
       />
     </>

@@ -5,7 +5,7 @@ import type { PageProps } from '../page';
 import { admins, users } from '../../contract/resources/accounts';
 import { partners } from '../../contract/resources/partners';
 import { websites } from '../../contract/resources/websites';
-import { resourceStore } from '../../db/store';
+import { resourceStore } from '../../db/device-store';
 import { accountStatusChoices } from '../admin/accounts';
 import { partnerStatusChoices, websiteStatusChoices } from '../admin/choices';
 import styles from '../resource/resource.module.css';

@@ -8,8 +8,8 @@ import { UPLOAD_LIMITS } from '../../contract/upload-limits';
 import { uuidv7 } from '../../contract/uuid';
 import { keepBlobs } from '../../db/blobs.test-support';
 import { clearLocalData, db } from '../../db/database';
-import { drain, type OutboxRequest } from '../../db/outbox';
-import { resourceStore } from '../../db/store';
+import { resourceStore } from '../../db/device-store';
+import { drain, type OutboxRequest } from '../../db/outbox-drain';
 import { uploadOrQueue } from '../../db/upload-or-queue';
 import { itemsScreen } from '../cms/gastro';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
@@ -49,7 +49,7 @@ const fetchMock = vi.fn<typeof fetch>(async (url, init) => {
 
 function openForm(store: ResourceStore, user = sessionUser()) {
   return renderResourceScreen(
-    <Route path="/cms/:id/gastromenu/:menuId/items/new">
+    <Route path="/cms/:websiteId/gastromenu/:menuId/items/new">
       <ResourceFormPage screen={itemsScreen} title={msg`New dish`} id={null} />
     </Route>,
     store,
@@ -253,7 +253,7 @@ describe('the menu editor', () => {
       row({ id: uuidv7(), menuId: MENU, position, name, price: 100, currency: 'EUR', categoryId: null, allergenIds: [], available: true, mediaId, imageUrl });
     const { store } = fakeStore({ ...seed(), gastroItems: [dish('Soup', 0, waiting, null), dish('Pizza', 1, TERRACE, '/api/files/media/terrace.webp')] });
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/:menuId">
+      <Route path="/cms/:websiteId/gastromenu/:menuId">
         <ResourceListPage screen={itemsScreen} title={msg`Dishes`} />
       </Route>,
       store,

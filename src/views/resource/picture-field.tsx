@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Camera, CloudUpload, ImageOff, ImageUp, Images, LoaderCircle, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { actionPath } from '../../api/action';
 import { useSession } from '../../api/session';
 import { ApiError } from '../../api/send';
 import { IMAGE_TYPES } from '../../api/upload';
@@ -11,9 +12,9 @@ import { QueuedFile } from '../../components/queued-file';
 import { UploadFailure, UploadProblemNote, uploadProblem, type UploadProblem } from '../../components/upload-failure';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
-import { media } from '../../contract/resources/cms';
+import { media, uploadMedia } from '../../contract/resources/cms';
 import { uuidv7 } from '../../contract/uuid';
-import { accept } from '../../db/store';
+import { accept } from '../../db/device-store';
 import { uploadOrQueue } from '../../db/upload-or-queue';
 import { useQueuedUpload } from '../../db/use-queued-uploads';
 import { editorMachine } from '../../machines/editor.machine';
@@ -23,7 +24,7 @@ import styles from './picture-field.module.css';
 import { PictureLibrary } from './picture-library';
 import type { Field } from './screen';
 import { useResourceStore } from './store-context';
-import { useScopedResource } from './use-scoped-resource';
+import { useBoundResource } from './use-bound-resource';
 
 type Props = FieldInputProps<Field & { kind: 'picture' }>;
 
@@ -59,7 +60,7 @@ function LibraryPicture({ library, id, alt }: { library: typeof media; id: strin
 export function PictureField({ spec, label, value, error, onChange, onBusy }: Props) {
   const { t, i18n } = useLingui();
   const { user } = useSession();
-  const library = useScopedResource(media, spec.scope);
+  const library = useBoundResource(media);
   // A role may edit dishes without adding to the library, or reading it: a photo it took would only be refused later.
   const may = { add: allows(library.access.create, user), browse: allows(library.access.list, user) };
   const id = typeof value === 'string' && value !== '' ? value : null;
@@ -97,9 +98,10 @@ export function PictureField({ spec, label, value, error, onChange, onBusy }: Pr
       const outcome = await uploadOrQueue(
         {
           resource: media.name,
-          scope: library.scopeKey,
+          scope: library.boundKey,
           entityId: chosen,
-          path: `${library.paths.list}/upload`,
+          // The library is bound to its website alone: its key is the website's id.
+          path: actionPath(uploadMedia, { params: { websiteId: library.boundKey } }),
           fields: { compressImages: 'true' },
           file: { field: 'file', blob: file, name: file.name },
           label: { item: i18n._(media.label.one), title: file.name },

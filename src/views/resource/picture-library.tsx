@@ -21,7 +21,7 @@ import { useRefreshOnSync } from './use-list-page';
 const LIBRARY_QUERY = { limit: 100, sortBy: 'createdAt', sortOrder: 'desc' } as const;
 
 interface PictureLibraryProps {
-  /** The media library of the form's website (inScope). */
+  /** The media library of the form's website (boundTo). */
   library: typeof media;
   onChoose: (id: string) => void;
   onClose: () => void;
@@ -43,7 +43,7 @@ export function PictureLibrary({ library, onChoose, onClose }: PictureLibraryPro
   // Offline, with no copy of the library on this device: only its photos waiting here are offered.
   const unreachable = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' })) && page === null;
   const needle = searchText.trim().toLowerCase();
-  const queued = useQueuedPictures(library.name, library.scopeKey).filter((entry) => entry.label.title.toLowerCase().includes(needle));
+  const queued = useQueuedPictures(library.name, library.boundKey).filter((entry) => entry.label.title.toLowerCase().includes(needle));
   const rows = (page?.items ?? []).filter((row) => String(row.mimetype).startsWith('image/'));
   const none = page !== null && queued.length === 0 && rows.length === 0;
 

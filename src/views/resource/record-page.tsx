@@ -21,7 +21,7 @@ import styles from './resource.module.css';
 import { optionSources, type ResourceScreen } from './screen';
 import { useOptionLists } from './use-option-lists';
 import { useResourceStore } from './store-context';
-import { useScopedResource } from './use-scoped-resource';
+import { useBoundResource } from './use-bound-resource';
 
 interface ResourceRecordPageProps {
   screen: ResourceScreen;
@@ -41,7 +41,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
   const { i18n } = useLingui();
   const { user } = useSession();
   const titleId = useId();
-  const resource = useScopedResource(screen.resource, screen.scope);
+  const resource = useBoundResource(screen.resource);
   const store = useResourceStore();
   // Read as a form reads its record (cache first, then the server), and never saved from here.
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
@@ -61,7 +61,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
     for (const column of screen.columns) if (column.format === 'lookup' && typeof row?.[column.key] === 'string') (ids[column.source.resource.name] ??= []).push(row[column.key] as string);
     return ids;
   }, [screen, row]);
-  const { lists: options } = useOptionLists(sources, wanted, screen.scope);
+  const { lists: options } = useOptionLists(sources, wanted);
 
   return (
     <section className={styles.page} aria-labelledby={titleId}>

@@ -136,7 +136,7 @@ describe('ResourceFormDialog', () => {
     });
     spies.submit.mockResolvedValueOnce({ status: 'conflict', current: row({ ...mine, price: 1090, categoryId: desserts, version: 2 }), message: 'Someone else changed this dish in the meantime.' });
     renderResourceScreen(
-      <Route path="/cms/:id/gastromenu/:menuId/items/edit/:itemId">
+      <Route path="/cms/:websiteId/gastromenu/:menuId/items/edit/:itemId">
         <ResourceFormPage screen={itemsScreen} title={msg`Edit dish`} id={soup} />
       </Route>,
       store,

@@ -23,7 +23,7 @@ import { fieldText, sameValue } from './field-text';
 import { registerScreens, useScreenWords } from './screen-registry';
 import { useRecordNames } from './use-record-names';
 import { useOptionLists, type OptionLists } from './use-option-lists';
-import { useScopedResource } from './use-scoped-resource';
+import { useBoundResource } from './use-bound-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
 import { useSession, type SessionUser } from '../../api/session';
 import { allows, isAdmin } from '../../contract/permissions';
@@ -36,7 +36,7 @@ type EditorActor = ActorRefFrom<typeof editorMachine>;
  */
 function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, onDone: (saved: Row | null) => void) {
   const store = useResourceStore();
-  const resource = useScopedResource(screen.resource, screen.scope);
+  const resource = useBoundResource(screen.resource);
   // The record loads meanwhile; a heavy field's chunk should not be what the form then waits for.
   useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
   // Its changes are described in the sync panel with this screen's words.
@@ -88,7 +88,7 @@ function useFormOptions(screen: ResourceScreen, actor: EditorActor) {
   const values = useSelector(actor, (snapshot) => snapshot.context.values);
   const theirs = useSelector(actor, (snapshot) => snapshot.context.current);
   const wanted = useMemo(() => namedIds(screen.fields, values, theirs), [screen, values, theirs]);
-  return useOptionLists(sources, wanted, screen.scope);
+  return useOptionLists(sources, wanted);
 }
 
 /** The fields of a screen, described as data, bound to its editor machine; Save and Cancel below. */

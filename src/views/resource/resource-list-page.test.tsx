@@ -26,10 +26,9 @@ const seed = () => ({
 });
 
 const SITE = '0190a1b2-0000-7000-8000-00000000a5e1';
-/** A website's notes on a CMS route, the website in the route's :id. */
+/** A website's notes on a CMS route, the website in the route's :websiteId. */
 const notesScreen: ResourceScreen = {
   resource: notes,
-  scope: { websiteId: 'id' },
   columns: [
     { key: 'title', label: msg`Title` },
     { key: 'topicId', label: msg`Topic`, format: 'lookup', source: { resource: topics } },
@@ -245,7 +244,7 @@ describe('ResourceListPage', () => {
       roleInfo: { permissions: { cms: true, seo: false, team: false, settings: false }, cmsPermissions: { pages: 'edit' } },
     });
     renderResourceScreen(
-      <Route path="/cms/:id/notes">
+      <Route path="/cms/:websiteId/notes">
         <ResourceListPage screen={notesScreen} title={msg`Notes`} />
       </Route>,
       store,
@@ -295,10 +294,10 @@ describe('ResourceListPage', () => {
     expect(spies.fetchList.mock.calls.filter(([resource]) => resource === categories).length).toBeGreaterThan(before);
   });
 
-  it('lists a website’s records on a CMS route, the website read from the route’s :id, and names their topics there too', async () => {
+  it('lists a website’s records on a CMS route, the website read from the route’s :websiteId, and names their topics there too', async () => {
     const { store, spies } = fakeStore({ notes: [row({ id: 'n1', title: 'Opening hours', topicId: 't1' })], topics: [row({ id: 't1', name: 'News' })] });
     renderResourceScreen(
-      <Route path="/cms/:id/notes">
+      <Route path="/cms/:websiteId/notes">
         <ResourceListPage screen={notesScreen} title={msg`Notes`} />
       </Route>,
       store,
@@ -309,6 +308,6 @@ describe('ResourceListPage', () => {
     const asked = spies.fetchList.mock.calls.map(([resource]) => resource);
     expect(asked.find((resource) => resource.name === 'notes')?.paths.list).toBe(`/api/test/notes/${SITE}`);
     expect(asked.find((resource) => resource.name === 'topics')?.paths.list).toBe(`/api/test/topics/${SITE}`);
-    expect(asked.every((resource) => resource.scopeKey === SITE)).toBe(true);
+    expect(asked.every((resource) => resource.boundKey === SITE)).toBe(true);
   });
 });

@@ -27,7 +27,7 @@ import styles from './resource.module.css';
 import { fieldSources, optionSources, type Column, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
-import { useScopedResource } from './use-scoped-resource';
+import { useBoundResource } from './use-bound-resource';
 import { useScreenRoutes } from './use-screen-routes';
 import { useStatFigures } from './use-stats';
 import { useRefreshOnSync } from './use-list-page';
@@ -59,7 +59,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   const store = useResourceStore();
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
-  const resource = useScopedResource(screen.resource, screen.scope);
+  const resource = useBoundResource(screen.resource);
   const start = { ...fixed, ...(screen.pageSize ? { limit: screen.pageSize } : {}) };
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
   const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, start)));
@@ -98,7 +98,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
     for (const filter of screen.filters ?? []) if ('source' in filter) want(filter.source.resource.name, fixed?.[filter.key] ?? query[filter.key]);
     return ids;
   }, [screen, page, fixed, query]);
-  const { lists: options, search: searchOptions } = useOptionLists(sources, wanted, screen.scope);
+  const { lists: options, search: searchOptions } = useOptionLists(sources, wanted);
   const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
 
   // The header's search box and filter panel drive this list (spec §2).

@@ -2,7 +2,6 @@ import type { MessageDescriptor } from '@lingui/core';
 import { z } from 'zod/mini';
 import type { Resource } from '../../contract/resource';
 import type { Row } from '../../db/resource-store';
-import type { RouteScope } from './use-scoped-resource';
 
 /** Choices that are the records of another resource (a subcategory's category). */
 export interface OptionSource {
@@ -57,9 +56,9 @@ export type Field =
   /**
    * A picture of the website's media library (a dish's, a slide's, a post's cover), as its id: shown,
    * taken with the camera, chosen from the device or from the library, online or offline (a photo
-   * waiting on this device is one too). `scope`: the route parameters of the library's website.
+   * waiting on this device is one too). The library is the one of the website the route names.
    */
-  | { name: string; label: MessageDescriptor; kind: 'picture'; scope: RouteScope; optional?: boolean }
+  | { name: string; label: MessageDescriptor; kind: 'picture'; optional?: boolean }
   /** Several records of another resource (a website's technologies), as a list of ids. */
   | { name: string; label: MessageDescriptor; kind: 'references'; source: OptionSource }
   | { name: string; label: MessageDescriptor; kind: 'choice'; choices: readonly Choice[] }
@@ -95,17 +94,16 @@ export type Filter = { key: string; label: MessageDescriptor } & ({ source: Opti
 
 /** One resource's list and form screens, as data. */
 export interface ResourceScreen {
+  /** Bound to the website or parent record the route names, by parameters of the same names (useBoundResource). */
   resource: Resource;
   columns: readonly Column[];
   fields: readonly Field[];
   filters?: readonly Filter[];
-  /** The route parameters that hold the entry's scope (`{ websiteId: 'id' }` under /cms/:id). */
-  scope?: RouteScope;
   /**
    * Own routes (spec §2): the list, new and edited records, and a record's own page. Without
    * them (or without `create`) the form opens in a dialog over the list. They may name the
-   * current route's parameters (`/cms/:id/pages`: the website), filled in where they are used
-   * (useScreenRoutes); `idParam` is the edit route's parameter holding the record's id (`id`).
+   * current route's parameters (`/cms/:websiteId/pages`: the website), filled in where they are
+   * used (useScreenRoutes); `idParam` is the edit route's parameter holding the record's id (`id`).
    */
   routes?: { list: string; create?: string; edit: (id: string) => string; view?: (id: string) => string; idParam?: string };
   /** A new record's form starts at the defaults of the entry's schema (a dish available, in EUR), not blank. */

@@ -1,17 +1,17 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { Resource } from '../../contract/resource';
+import { withHeldRows } from '../../db/device-store';
 import type { ListPage, Row } from '../../db/resource-store';
-import { withHeldRows } from '../../db/store';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import { useResourceStore } from './store-context';
 import { useRefreshOnSync } from './use-list-page';
 
 /**
- * useListPage over every row of the list this device holds (db/store.ts withHeldRows), for a list
- * that names what other records refer to (a menu's categories and allergens): one made offline, or
- * fetched by another screen's query, is there offline too; then the server's answer.
+ * useListPage over every row of the list this device holds (db/device-store.ts withHeldRows), for a
+ * list that names what other records refer to (a menu's categories and allergens): one made
+ * offline, or fetched by another screen's query, is there offline too; then the server's answer.
  */
 export function useHeldList(resource: Resource, query: Partial<ListQuery>): ListPage<Row> | null {
   const store = useResourceStore();

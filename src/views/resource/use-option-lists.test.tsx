@@ -3,10 +3,10 @@ import { screen, waitFor } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../../machines/feedback';
-import { inScope } from '../../contract/resource';
+import { boundTo } from '../../contract/resource';
 import { gastroCategories, gastroItems } from '../../contract/resources/gastro';
 import { clearLocalData, type WireRow } from '../../db/database';
-import { keepList, resourceStore } from '../../db/store';
+import { keepList, resourceStore } from '../../db/device-store';
 import { initialListQuery } from '../../machines/list.machine';
 import { itemsScreen } from '../cms/gastro';
 import { renderResourceScreen } from './fake-store.test-support';
@@ -23,8 +23,8 @@ const uuid = (n: number) => `0190a1b2-0000-7000-8000-${String(n).padStart(12, '0
 const [MAINS, DESSERTS, DRINKS, GONE, SOUP] = [uuid(901), uuid(902), uuid(903), uuid(904), uuid(1)];
 const at = '2026-03-01T10:00:00.000Z';
 
-const categories = inScope(gastroCategories, { menuId: MENU });
-const dishes = inScope(gastroItems, { menuId: MENU });
+const categories = boundTo(gastroCategories, { menuId: MENU });
+const dishes = boundTo(gastroItems, { menuId: MENU });
 const category = (id: string, position: number, name: string): WireRow => ({ _id: id, id, menuId: MENU, position, name, description: '', version: 1, createdAt: at, updatedAt: at });
 const dish = (categoryId: string | null): WireRow => ({
   _id: SOUP,
@@ -52,7 +52,7 @@ function goOffline() {
 function openForm(id: string | null) {
   const path = id ? `/cms/${SITE}/gastromenu/${MENU}/items/edit/${id}` : `/cms/${SITE}/gastromenu/${MENU}/items/new`;
   return renderResourceScreen(
-    <Route path={id ? '/cms/:id/gastromenu/:menuId/items/edit/:itemId' : '/cms/:id/gastromenu/:menuId/items/new'}>
+    <Route path={id ? '/cms/:websiteId/gastromenu/:menuId/items/edit/:itemId' : '/cms/:websiteId/gastromenu/:menuId/items/new'}>
       <ResourceFormPage screen={itemsScreen} title={msg`Dish`} id={id} />
     </Route>,
     resourceStore,

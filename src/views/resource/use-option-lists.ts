@@ -4,15 +4,15 @@ import { createActor, type ActorRefFrom } from 'xstate';
 import type { SelectOption } from '../../components/searchable-select';
 import { messages } from '../../contract/messages';
 import { MAX_PAGE_SIZE, type Resource } from '../../contract/resource';
+import { withHeldRows } from '../../db/device-store';
 import type { ListPage, ResourceStore, Row } from '../../db/resource-store';
-import { withHeldRows } from '../../db/store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import { recordName } from './field-text';
 import type { OptionSource } from './screen';
 import { useResourceStore } from './store-context';
-import { useScopedResources, type RouteScope } from './use-scoped-resource';
+import { useBoundResources } from './use-bound-resource';
 
 export interface Option extends SelectOption {
   /**
@@ -39,8 +39,8 @@ const FAILED: ListPage<Row> = { items: [], pagination: { currentPage: 1, totalPa
 const optionsOf = (source: OptionSource, rows: readonly Row[]): Option[] => rows.map((row) => ({ value: row.id, label: recordName(source, row) }));
 
 /**
- * A list machine over `query` on every row this device holds (db/store.ts withHeldRows) and then
- * the server's answer, reporting each list it shows as options; with neither, no options.
+ * A list machine over `query` on every row this device holds (db/device-store.ts withHeldRows)
+ * and then the server's answer, reporting each list it shows as options; with neither, no options.
  */
 function optionActor(store: ResourceStore, source: OptionSource, resource: Resource, query: Partial<ListQuery>, shown: (options: Option[]) => void) {
   const actor = createActor(listMachine.provide({ actors: storeActors(withHeldRows(store)) }), { input: { resource, query } });
@@ -55,35 +55,32 @@ function optionActor(store: ResourceStore, source: OptionSource, resource: Resou
 }
 
 /**
- * The records of other resources as choices, read like any list (the list machine), on the
- * route's scope: every one this device holds at once (whichever screen fetched it, and those made
- * here and not sent yet), then the server's first page beside them; what a dropdown's search
- * finds on the server; and every record the screen names (a lookup past the first page still
- * shows its name), asked for by id when this device lacks it, or marked `missing` when it is
- * nowhere. The lists are read again when the connection is back or changes reached the server.
+ * The records of other resources as choices, read like any list (the list machine), bound to the
+ * website or record the route names: every one this device holds at once (whichever screen
+ * fetched it, and those made here and not sent yet), then the server's first page beside them;
+ * what a dropdown's search finds on the server; and every record the screen names (a lookup past
+ * the first page still shows its name), asked for by id when this device lacks it, or marked
+ * `missing` when it is nowhere. The lists are read again when the connection is back or changes reached the server.
  * `sources` must keep its identity between renders (memoise it).
  */
-export function useOptionLists(sources: readonly OptionSource[], wanted: WantedIds = NONE, routeScope?: RouteScope): Options {
+export function useOptionLists(sources: readonly OptionSource[], wanted: WantedIds = NONE): Options {
   const { _ } = useLingui();
   const store = useResourceStore();
-  const resources = useScopedResources(
-    useMemo(() => sources.map((source) => source.resource), [sources]),
-    routeScope,
-  );
+  const resources = useBoundResources(useMemo(() => sources.map((source) => source.resource), [sources]));
   const [browsed, setBrowsed] = useState<Record<string, Option[]>>({});
   const [named, setNamed] = useState<Record<string, Option[]>>({});
   const [missing, setMissing] = useState<Record<string, string[]>>({});
   const browsers = useRef(new Map<string, ListActor>());
   const asked = useRef(new Set<string>());
-  // Answers to lookups of a scope the screen has left are not its own.
+  // Answers to lookups for a website or record the screen has left are not its own.
   const generation = useRef(0);
 
-  const scoped = useMemo(() => sources.map((source, index) => ({ source, resource: resources[index]! })), [sources, resources]);
+  const bound = useMemo(() => sources.map((source, index) => ({ source, resource: resources[index]! })), [sources, resources]);
 
   useEffect(() => {
     const running = browsers.current;
     const seen = asked.current;
-    for (const { source, resource } of scoped) {
+    for (const { source, resource } of bound) {
       const name = resource.name;
       running.set(name, optionActor(store, source, resource, { limit: MAX_PAGE_SIZE }, (options) => setBrowsed((current) => ({ ...current, [name]: options }))));
     }
@@ -95,7 +92,7 @@ export function useOptionLists(sources: readonly OptionSource[], wanted: WantedI
       setNamed({});
       setMissing({});
     };
-  }, [scoped, store]);
+  }, [bound, store]);
 
   // Back online, or changes reached the server: the choices are read again, the unknown asked again.
   useEffect(() => {
@@ -114,11 +111,11 @@ export function useOptionLists(sources: readonly OptionSource[], wanted: WantedI
     };
   }, []);
 
-  const wantedKey = JSON.stringify(scoped.map(({ resource }) => [...new Set((wanted[resource.name] ?? []).filter(Boolean))]));
+  const wantedKey = JSON.stringify(bound.map(({ resource }) => [...new Set((wanted[resource.name] ?? []).filter(Boolean))]));
   useEffect(() => {
     const ids: string[][] = JSON.parse(wantedKey);
     const current = generation.current;
-    scoped.forEach(({ source, resource }, index) => {
+    bound.forEach(({ source, resource }, index) => {
       const name = resource.name;
       // Asked by id once the first list is in, and only what it lacks: usually nothing.
       const first = browsed[name];
@@ -146,19 +143,19 @@ export function useOptionLists(sources: readonly OptionSource[], wanted: WantedI
       const nowhere = batch.filter((id) => !answered.has(id));
       if (nowhere.length > 0) setMissing((before) => ({ ...before, [name]: [...(before[name] ?? []), ...nowhere] }));
     }
-  }, [scoped, store, wantedKey, browsed, missing]);
+  }, [bound, store, wantedKey, browsed, missing]);
 
   const lists = useMemo(() => {
     const unknown = _(messages.unknownRecord);
     const merged: Record<string, Option[]> = {};
-    for (const { resource } of scoped) {
+    for (const { resource } of bound) {
       const byId = new Map<string, Option>();
       for (const option of [...(browsed[resource.name] ?? []), ...(named[resource.name] ?? [])]) if (!byId.has(option.value)) byId.set(option.value, option);
       for (const id of missing[resource.name] ?? []) if (!byId.has(id)) byId.set(id, { value: id, label: unknown, missing: true });
       if (browsed[resource.name]) merged[resource.name] = [...byId.values()];
     }
     return merged;
-  }, [scoped, browsed, named, missing, _]);
+  }, [bound, browsed, named, missing, _]);
 
   return useMemo(
     () => ({ lists, search: (resource: string, text: string) => browsers.current.get(resource)?.send({ type: 'list.search', search: text }) }),

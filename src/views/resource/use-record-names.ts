@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
 import type { Resource } from '../../contract/resource';
-import { heldRecords, uploadNames } from '../../db/store';
+import { heldRecords, uploadNames } from '../../db/device-store';
 import { recordName, sourceOf, type ValueWords } from './field-text';
 import type { Field } from './screen';
 

@@ -4,14 +4,14 @@ import type { ResourceScreen } from './screen';
 
 type Routes = NonNullable<ResourceScreen['routes']>;
 
-/** A route pattern with the current route's `:param`s filled in (`/cms/:id/pages` → `/cms/42/pages`). */
+/** A route pattern with the current route's `:param`s filled in (`/cms/:websiteId/pages` → `/cms/42/pages`). */
 export function fillRoute(pattern: string, params: Readonly<Record<string, string | undefined>>): string {
   return pattern.replace(/:(\w+)/g, (whole, name: string) => (params[name] ? encodeURIComponent(params[name]) : whole));
 }
 
 /**
  * The screen's routes as links from the current route: a CMS screen's routes name the website as
- * `:id`, and this fills it in from where the person is.
+ * `:websiteId`, and this fills it in from where the person is.
  */
 export function useScreenRoutes<R extends Routes | undefined>(routes: R): R {
   const params = useParams<Record<string, string>>();

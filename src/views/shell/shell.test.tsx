@@ -103,10 +103,12 @@ describe('Shell', () => {
   });
 
   it('opens the one partner record of a partner as Settings', async () => {
-    myPartners = () => json({ success: true, data: [{ _id: 'p1', name: 'Only', type: 'agency' }] });
+    const record = '0190a1b2-0000-7000-8000-0000000000b1';
+    const stamps = { version: 1, createdAt: '2026-01-01T10:00:00Z', updatedAt: '2026-01-01T10:00:00Z' };
+    myPartners = () => json({ success: true, data: [{ _id: record, ...stamps, name: 'Only', type: 'agency', ownerId: '0190a1b2-0000-7000-8000-0000000000c1' }] });
     renderShell(sessionUser({ type: 'partner', role: null }));
 
-    await waitFor(() => expect(navLinks()).toEqual(['Websites /user/websites', 'Settings /partners/p1']));
+    await waitFor(() => expect(navLinks()).toEqual(['Websites /user/websites', `Settings /partners/${record}`]));
   });
 
   it('keeps the partners list when the partner records cannot be loaded', async () => {

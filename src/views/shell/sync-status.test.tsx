@@ -3,15 +3,16 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FeedbackHost } from '../../app/feedback';
-import { inScope } from '../../contract/resource';
+import { boundTo } from '../../contract/resource';
 import { categories } from '../../contract/resources/catalogs';
 import { gallerySlides } from '../../contract/resources/cms';
 import { gastroCategories, gastroItems } from '../../contract/resources/gastro';
 import { clearLocalData, db, type OutboxEntry, type WireRow } from '../../db/database';
 import { keepBlobs } from '../../db/blobs.test-support';
 import { orderTag } from '../../contract/order';
-import { enqueue, enqueueReorder, enqueueUpload } from '../../db/outbox';
-import { keepList, resourceStore } from '../../db/store';
+import { keepList, resourceStore } from '../../db/device-store';
+import { enqueue, enqueueUpload } from '../../db/outbox';
+import { enqueueReorder } from '../../db/outbox-reorder';
 import { initialListQuery } from '../../machines/list.machine';
 import { messages as de } from '../../locales/de/messages';
 import { renderScreen } from '../render-screen.test-support';
@@ -210,8 +211,8 @@ const plain = (text: string | null | undefined) => text?.replace(/\u00a0/g, ' ')
 describe('the sync panel in the interface language', () => {
   const MENU = '0190d6b0-0000-7000-8000-0000000000f1';
   const [PIZZA, SOUP, MAINS, DESSERTS] = [A, B, '0190d6b0-0000-7000-8000-0000000000d1', '0190d6b0-0000-7000-8000-0000000000d2'];
-  const dishes = inScope(gastroItems, { menuId: MENU });
-  const menuCategories = inScope(gastroCategories, { menuId: MENU });
+  const dishes = boundTo(gastroItems, { menuId: MENU });
+  const menuCategories = boundTo(gastroCategories, { menuId: MENU });
   const dish = (id: string, name: string, price: number, categoryId: string | null = MAINS) =>
     wire({ id, menuId: MENU, position: 0, name, description: '', price, currency: 'EUR', categoryId, allergenIds: [], available: true, mediaId: null });
 
@@ -297,7 +298,7 @@ describe('a change of a record without a name', () => {
   it('is shown by what the record is, never by its id', async () => {
     const SITE = '0190d6b0-0000-7000-8000-0000000000e1';
     const SLIDER = '0190d6b0-0000-7000-8000-0000000000e2';
-    const pictures = inScope(gallerySlides, { websiteId: SITE, sliderId: SLIDER });
+    const pictures = boundTo(gallerySlides, { websiteId: SITE, sliderId: SLIDER });
     await keepList(pictures, initialListQuery(pictures), [wire({ id: A, sliderId: SLIDER, position: 0, mediaId: B, caption: '' })]);
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     await resourceStore.submit(pictures, { kind: 'update', id: A, values: { mediaId: C }, baseVersion: 1 });

@@ -5,7 +5,7 @@ import { useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { useDismiss } from '../../components/use-dismiss';
 import type { OutboxEntry, OutboxStatus } from '../../db/database';
-import { outcomeClaimed } from '../../db/store';
+import { outcomeClaimed } from '../../db/device-store';
 import { requestSync, startSync } from '../../db/sync';
 import { useSyncStatus, type SyncStatus as Status } from '../../db/use-sync-status';
 import type { ChangeWords } from './use-change-words';

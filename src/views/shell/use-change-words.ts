@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
 import type { OutboxEntry } from '../../db/database';
-import { valuesBefore } from '../../db/store';
+import { valuesBefore } from '../../db/device-store';
 import { fieldText, sameValue, type ValueWords } from '../resource/field-text';
 import type { Field } from '../resource/screen';
 import { useScreenWords } from '../resource/screen-registry';

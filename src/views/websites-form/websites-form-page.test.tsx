@@ -51,7 +51,9 @@ function serve(partners: { status: number; body: unknown }) {
     return new Response(JSON.stringify({ success: true, data: rows }), { status: 200 });
   });
 }
-const agencyRecords = { status: 200, body: { success: true, data: [{ _id: 'p1', type: 'agency' }] } };
+/** The caller's one partner record, of the agency type, as the server answers it. */
+const agencyRecord = { _id: '0190a1b2-0000-7000-8000-0000000000b1', version: 1, createdAt: '2026-01-01T10:00:00Z', updatedAt: '2026-01-01T10:00:00Z', name: 'Agency', type: 'agency', ownerId: '0190a1b2-0000-7000-8000-0000000000c1' };
+const agencyRecords = { status: 200, body: { success: true, data: [agencyRecord] } };
 const asked = (path: string) => fetchMock.mock.calls.map(([input]) => String(input)).filter((url) => url.startsWith(path));
 
 function open(user = partner) {

@@ -18,7 +18,7 @@ import { allows, isAdmin } from '../../contract/permissions';
 import { DEFAULT_PARTNER_TYPE, type PartnerType } from '../../contract/resources/partners';
 import { DEFAULT_CURRENCY, SERVICE_TYPES, type ServiceItem, type ServiceType } from '../../contract/resources/services';
 import { websites } from '../../contract/resources/websites';
-import { resourceStore } from '../../db/store';
+import { resourceStore } from '../../db/device-store';
 import { editorMachine, hasUnsavedChanges } from '../../machines/editor.machine';
 import { reasonOf } from '../../machines/reason';
 import { storeActors } from '../../machines/store-actors';

@@ -2,13 +2,14 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Copy, KeyRound, Power, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod/mini';
+import { call } from '../../api/action';
 import { ApiError, request, requestData } from '../../api/request';
 import { ifMatch } from '../../api/send';
 import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';
-import { apiKeys } from '../../contract/resources/websites';
+import { apiKeys, toggleApiKey } from '../../contract/resources/websites';
 import { reasonOf } from '../../machines/reason';
 import styles from '../resource/resource.module.css';
 
@@ -69,7 +70,7 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
   const toggle = () =>
     act(async () => {
       try {
-        const answer = await request<Key>(`${path}/toggle`, { method: 'PATCH', headers: { 'if-match': ifMatch(key!.version) }, fallback: messages.requestFailed });
+        const answer = await call(toggleApiKey, { params: { id: websiteId } }, { headers: { 'if-match': ifMatch(key!.version) } });
         setKey(answer.data);
         if (answer.message) toast.info(answer.message);
       } catch (error) {

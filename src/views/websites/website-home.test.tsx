@@ -22,7 +22,7 @@ describe('a website’s home', () => {
       technologies: [row({ id: uuid(1), name: 'Astro' }), row({ id: uuid(2), name: 'WordPress' })],
       languages: [row({ id: uuid(3), name: 'German', code: 'de' })],
     });
-    const { resourceStore } = await import('../../db/store');
+    const { resourceStore } = await import('../../db/device-store');
     for (const method of ['cachedList', 'fetchList', 'cachedRecord', 'fetchRecord'] as const) vi.spyOn(resourceStore, method).mockImplementation(store[method] as never);
     renderResourceScreen(<WebsiteHome id={SITE} />, store, { user: sessionUser({ type: 'user', role: 'user' }) });
 

@@ -6,15 +6,15 @@ import { useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { useSession, type SessionUser } from '../../api/session';
 import { ImageUpload } from '../../components/image-upload';
-import { fillPath, inScope, titleOf } from '../../contract/resource';
+import { boundTo, fillPath, titleOf } from '../../contract/resource';
 import { MODULE } from '../../contract/modules';
 import { allows, can, CMS_MODULES, hasFeature, isAdmin, type CmsModule } from '../../contract/permissions';
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
 import { gastroMenus } from '../../contract/resources/gastro';
 import { apiKeys, websites } from '../../contract/resources/websites';
+import { resourceStore } from '../../db/device-store';
 import type { ListPage, Row } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { accountSource, websiteStatusChoices } from '../admin/choices';
 import { ResourceRecordPage } from '../resource/record-page';
 import styles from '../resource/resource.module.css';
@@ -121,7 +121,7 @@ function SectionLinks({ row, user, menus }: LinksProps) {
 
 /** The food menus read as their own list reads them (this device's copy first, the same cached page). */
 function RestaurantLinks(props: Omit<LinksProps, 'menus'>) {
-  const menus = useMemo(() => inScope(gastroMenus, { websiteId: props.row.id }), [props.row.id]);
+  const menus = useMemo(() => boundTo(gastroMenus, { websiteId: props.row.id }), [props.row.id]);
   return <SectionLinks {...props} menus={useListPage(menus, {})} />;
 }
 

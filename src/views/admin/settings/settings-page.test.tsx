@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BrandingProvider, useBranding } from '../../../api/branding';
 import { toast } from '../../../machines/feedback';
 import { clearLocalData, type WireRow } from '../../../db/database';
-import { resourceStore } from '../../../db/store';
+import { resourceStore } from '../../../db/device-store';
 import { renderResourceScreen } from '../../resource/fake-store.test-support';
 import { SettingsPage } from './settings-page';
 

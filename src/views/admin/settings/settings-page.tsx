@@ -5,7 +5,7 @@ import { refreshBranding, useBranding } from '../../../api/branding';
 import type { PageProps } from '../../page';
 import { ImageUpload } from '../../../components/image-upload';
 import { settings } from '../../../contract/resources/settings';
-import { resourceStore } from '../../../db/store';
+import { resourceStore } from '../../../db/device-store';
 import { ResourceSingletonForm } from '../../resource/resource-form';
 import styles from '../../resource/resource.module.css';
 import type { ResourceScreen } from '../../resource/screen';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { categories, subcategories } from '../contract/resources/catalogs';
 import { clearLocalData, db, SitekeeperDatabase, type WireRow } from './database';
-import { resourceStore as store } from './store';
+import { resourceStore as store } from './device-store';
 import { requestSync } from './sync';
 
 /**
@@ -268,7 +268,7 @@ describe('submit', () => {
   });
 
   it('answers queued as soon as the server cannot be reached, keeping the change', async () => {
-    // Sent again at once without an answer, then no answer again (db/outbox.ts deliver).
+    // Sent again at once without an answer, then no answer again (db/outbox-drain.ts deliver).
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockRejectedValueOnce(new TypeError('Failed to fetch'));
     const started = Date.now();
 

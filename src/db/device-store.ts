@@ -8,7 +8,9 @@ import { messages } from '../contract/messages';
 import { orderTag } from '../contract/order';
 import { DEFAULT_PAGE_SIZE, parentIdOf, type QueryOf, type Resource } from '../contract/resource';
 import { db, stillCreating, type CachedPage, type CachedRecord, type OutboxEntry, type WireRow } from './database';
-import { enqueue, enqueueReorder, entityEntries, outboxEntries, rememberServerRow } from './outbox';
+import { enqueue, entityEntries, outboxEntries } from './outbox';
+import { rememberServerRow } from './outbox-cache';
+import { enqueueReorder } from './outbox-reorder';
 import type { Cached, ListPage, Mutation, Outcome, ResourceStore, Row } from './resource-store';
 import { requestSync, resolve as resolveSync } from './sync';
 import { applyChange, applyToPage, canonicalQuery, heldPage, localChanges, pageKey, parseRow, pendingOrder, refusalText, toRow } from './view';
@@ -31,7 +33,7 @@ export function outcomeClaimed(seq: number): boolean {
  * Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay).
  * Returns the rows as the device now holds them.
  */
-async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<WireRow[]> {
+async function writeFetched({ name: resource, boundKey }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<WireRow[]> {
   const keys = rows.map((row): [string, string] => [resource, row._id]);
   const previous = await db.records.bulkGet(keys);
   const records: CachedRecord[] = [];
@@ -39,19 +41,19 @@ async function writeFetched({ name: resource, scopeKey: scope }: Resource, rows:
     const old = previous[index];
     if (old && old.row.version > row.version) return old.row;
     const same = old?.row.version === row.version;
-    records.push({ resource, scope, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
+    records.push({ resource, scope: boundKey, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
     return row;
   });
   await db.records.bulkPut(records);
   return kept;
 }
 
-/** Whether a cached record or an outbox entry belongs to this copy's scope: a website's pages never show another's. */
-const ofScope = (resource: Resource, item: { scope?: string }) => (item.scope ?? '') === resource.scopeKey;
+/** Whether a cached record or an outbox entry was made under this copy's binding: a website's pages never show another's. */
+const boundAlike = (resource: Resource, item: { scope?: string }) => (item.scope ?? '') === resource.boundKey;
 
-/** The resource's changes not on the server yet, of its scope only. */
-async function scopedEntries(resource: Resource) {
-  return (await outboxEntries(resource.name)).filter((entry) => ofScope(resource, entry));
+/** The resource's changes not on the server yet, under this copy's binding only. */
+async function boundEntries(resource: Resource) {
+  return (await outboxEntries(resource.name)).filter((entry) => boundAlike(resource, entry));
 }
 
 async function prunePages(resource: string): Promise<void> {
@@ -95,11 +97,11 @@ async function readPage<R extends Resource>(resource: R, query: Record<string, u
     const page = (await db.cache.get(key)) ?? (await pageOfNewParent(resource, canonical));
     if (!page) return null;
     const stored = await db.records.bulkGet(page.ids.map((id): [string, string] => [resource.name, id]));
-    const entries = await scopedEntries(resource);
+    const entries = await boundEntries(resource);
     const createdSince = await db.records
       .where('createdLocally')
       .above(page.fetchedAt)
-      .filter((record) => record.resource === resource.name && ofScope(resource, record))
+      .filter((record) => record.resource === resource.name && boundAlike(resource, record))
       .toArray();
     return { page, stored, entries, createdSince };
   });
@@ -129,7 +131,7 @@ async function readPage<R extends Resource>(resource: R, query: Record<string, u
 }
 
 /**
- * Every row of the entry in its scope that this device holds, whichever query's page brought it
+ * Every row of the entry under its binding that this device holds, whichever query's page brought it
  * or made here and not sent (view.ts heldPage); null when it holds none, so a list waits for the
  * server. fetchedAt is the oldest row's.
  */
@@ -139,9 +141,9 @@ async function readHeld<R extends Resource>(resource: R, query: Record<string, u
       db.records
         .where('resource')
         .equals(resource.name)
-        .filter((record) => ofScope(resource, record))
+        .filter((record) => boundAlike(resource, record))
         .toArray(),
-      scopedEntries(resource),
+      boundEntries(resource),
     ]),
   );
   const rows = records.flatMap((record) => parseRow(resource, record.row) ?? []);
@@ -173,7 +175,7 @@ export function withHeldRows(store: ResourceStore): ResourceStore {
 
 /**
  * The records of these ids as this device shows them (its changes laid over, those made here
- * included), in whatever scope it holds them, ids being unique; null for one it holds nothing of.
+ * included), under whatever binding it holds them, ids being unique; null for one it holds nothing of.
  * Reads only, so a live query may call it.
  */
 export async function heldRecords<R extends Resource>(resource: R, ids: readonly string[]): Promise<Map<string, Row<R> | null>> {
@@ -221,20 +223,20 @@ export async function valuesBefore(entries: readonly OutboxEntry[]): Promise<Map
 
 /**
  * A singleton's one record (the installation's settings, a website's SEO) is asked for without an
- * id (''): the id this device holds it under, in the entry's scope; null before its first fetch.
+ * id (''): the id this device holds it under, in the entry's binding; null before its first fetch.
  */
 async function oneRecordId(resource: Resource): Promise<string | null> {
   if (!resource.singleton) return null;
   const record = await db.records
     .where('resource')
     .equals(resource.name)
-    .filter((held) => ofScope(resource, held))
+    .filter((held) => boundAlike(resource, held))
     .first();
   return record?.id ?? null;
 }
 
 /**
- * Keeps what the server answered to a change made outside the outbox (an image upload: crud.ts
+ * Keeps what the server answered to a change made outside the outbox (an image upload: crud/upload.ts
  * `upload` answers the updated entity) as the record's cached copy; a newer copy stays. When the
  * answer is the next version of the copy held, that version is this device's own, like one its
  * outbox wrote: an edit still based on the copy before it continues from it instead of
@@ -247,7 +249,7 @@ export async function accept(resource: Resource, entity: WireRow): Promise<void>
     const ours = previous && previous.row.version === entity.version - 1 ? previous : undefined;
     await db.records.put({
       resource: resource.name,
-      scope: resource.scopeKey,
+      scope: resource.boundKey,
       id: entity._id,
       row: entity,
       fetchedAt: Date.now(),
@@ -339,7 +341,7 @@ export const resourceStore: ResourceStore = {
     const page = listPage(resource, canonicalQuery(resource, query as Record<string, unknown>), rows.map((row) => row._id), pagination, Date.now());
     // One transaction stores the page and reads back what the device shows of it (a newer row it
     // holds, its pending changes): the rows appear as soon as that is done, on a phone too.
-    const stored = () => db.transaction('rw', [db.cache, db.records, db.outbox], async () => [await keepPage(resource, page, rows), await scopedEntries(resource)] as const);
+    const stored = () => db.transaction('rw', [db.cache, db.records, db.outbox], async () => [await keepPage(resource, page, rows), await boundEntries(resource)] as const);
     if (stillCreating()) {
       // A first visit: nothing on the device to lay over the rows; they show now, and are kept once it is ready.
       void stored().catch(() => undefined);
@@ -406,7 +408,7 @@ export const resourceStore: ResourceStore = {
   async reorder(resource: Resource, ids: readonly string[], before: readonly string[]): Promise<void> {
     const { path, field, failed } = resource.order!;
     const label = { item: i18n._(resource.label.other), title: '' };
-    await enqueueReorder({ resource: resource.name, scope: resource.scopeKey, parentId: resource.scopeKey, ids, base: orderTag(before), path, field, label, fallback: i18n._(failed) });
+    await enqueueReorder({ resource: resource.name, scope: resource.boundKey, parentId: resource.boundKey, ids, base: orderTag(before), path, field, label, fallback: i18n._(failed) });
     void requestSync();
   },
 };

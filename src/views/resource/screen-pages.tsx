@@ -4,20 +4,20 @@ import { useParams } from 'wouter';
 import type { PageProps } from '../page';
 import { readSession } from '../../api/session';
 import { allows } from '../../contract/permissions';
-import { inScope, type Operation } from '../../contract/resource';
+import { boundTo, type Operation } from '../../contract/resource';
+import { resourceStore } from '../../db/device-store';
 import { prefetchList } from '../../db/resource-store';
-import { resourceStore } from '../../db/store';
 import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
 import { ResourceListPage } from './resource-list-page';
 import { Allowed } from './no-access';
 import type { ResourceScreen } from './screen';
 import { ResourceStoreProvider } from './store-context';
-import { routeScopeOf } from './use-scoped-resource';
+import { boundParamsOf } from './use-bound-resource';
 
 type FormScreen = ResourceScreen & { routes: NonNullable<ResourceScreen['routes']> };
 
-/** A record's own records, listed under its form (a menu's items, a slider's slides): their screen's scope names the record. */
+/** A record's own records, listed under its form (a menu's items, a slider's slides): their screen's entry is bound to the record. */
 interface Children {
   screen: ResourceScreen;
   title: MessageDescriptor;
@@ -27,7 +27,7 @@ interface ScreenPages {
   List: ComponentType<PageProps>;
   /** Only for a screen with form routes of its own (`routes`); without them the form is a dialog. */
   New: ComponentType<PageProps>;
-  /** The record named by the route's `:id`. */
+  /** The record named by the route's `idParam` (`:id` unless the screen's routes say otherwise). */
   Edit: ComponentType<PageProps>;
 }
 
@@ -51,9 +51,9 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
   const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />, 'list', title), {
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
-      const scope = routeScopeOf(screen.resource, params, screen.scope);
-      if (Object.values(scope).includes('') || !allows(screen.resource.access.list, readSession().user)) return;
-      const resource = inScope(screen.resource, scope);
+      const bound = boundParamsOf(screen.resource, params);
+      if (Object.values(bound).includes('') || !allows(screen.resource.access.list, readSession().user)) return;
+      const resource = boundTo(screen.resource, bound);
       prefetchList(resourceStore, resource, initialListQuery(resource));
     },
   });
