@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
+import { MODULE_KEYS } from '../../src/contract/modules';
 import type { CmsModule, Level } from '../../src/contract/permissions';
 import { DEMO_MEMBER_EMAIL, DEMO_OWNER_EMAIL, demoCatalogs, demoOwner } from '../../src/server/store/demo';
 import { gastroMenus, users, websites } from '../../src/server/store/schema';
@@ -40,16 +41,7 @@ export async function demoRestaurant(server: E2EServer): Promise<string> {
   return site!.id;
 }
 
-const NO_MODULES: Record<CmsModule, Level> = {
-  pages: 'none',
-  menus: 'none',
-  posts: 'none',
-  heroSliders: 'none',
-  gallerySliders: 'none',
-  media: 'none',
-  contactForms: 'none',
-  gastro: 'none',
-};
+const NO_MODULES = Object.fromEntries(MODULE_KEYS.map((key) => [key, 'none'])) as Record<CmsModule, Level>;
 
 /** A team member of the demo restaurant whose role has the CMS and these module levels, in German. */
 export async function kitchenMember(server: E2EServer, websiteId: string, levels: Partial<Record<CmsModule, Level>>): Promise<string> {

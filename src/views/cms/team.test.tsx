@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findRoute } from '../../app/routes';
+import { MODULES } from '../../contract/modules';
 import type { RoleInfo } from '../../contract/permissions';
 import { teamMembers, teamRoles } from '../../contract/resources/team';
 import { toast } from '../../machines/feedback';
@@ -115,7 +116,7 @@ describe('the team screens', () => {
     fireEvent.click(screen.getByLabelText('SEO'));
     const levels = screen.getByRole('group', { name: /Level per CMS module/ });
     // Every module has its level, none until chosen, with the four levels of spec §6.
-    expect(within(levels).getAllByRole('combobox')).toHaveLength(8);
+    expect(within(levels).getAllByRole('combobox')).toHaveLength(MODULES.length);
     expect(within(levels).getByLabelText('Pages')).toHaveProperty('value', 'none');
     expect(within(within(levels).getByLabelText('Pages')).getAllByRole('option').map((option) => option.textContent)).toEqual(['No access', 'View', 'Edit', 'Manage (also add and delete)']);
     fireEvent.change(within(levels).getByLabelText('Pages'), { target: { value: 'edit' } });
