@@ -47,13 +47,17 @@ export function networkQuiet(page: Page) {
   };
 }
 
-/** Waits until the screen has its heading and nothing in it says it is still loading, then for two frames. */
+/**
+ * Waits until the screen shows its heading and nothing in it says it is still loading, then for two
+ * frames. Shows: after the app's own navigation the screen before stays in the page, hidden by React,
+ * until the next one has loaded.
+ */
 export async function settled(page: Page, quiet: () => Promise<void>): Promise<void> {
   await page
     .waitForFunction(
       () => {
         const main = document.querySelector('main');
-        return Boolean(main?.querySelector('h1')) && !main!.querySelector('[aria-busy="true"]');
+        return Boolean(main && [...main.querySelectorAll('h1')].some((heading) => heading.checkVisibility()) && !main.querySelector('[aria-busy="true"]'));
       },
       null,
       { timeout: 10_000 },

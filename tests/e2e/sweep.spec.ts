@@ -86,12 +86,16 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
   };
 
   const look = async (language: string, screen: string, order: readonly (typeof WIDTHS)[number][]) => {
+    // What opens over the screen: the header's panels on the role's home, a dish's sheet on the menu.
+    // A screen without one of them has it at no width: asked once, not at each.
+    const all = openers(page, screen === screens[0]);
+    const counts = await Promise.all(all.map((opener) => opener.button.count()));
+    const present = all.filter((_, index) => counts[index]! > 0);
     for (const size of order) {
       await page.setViewportSize(size);
       await frames(page);
       await check(language, screen, size.width);
-      // What opens over the screen: the header's panels on the role's home, a dish's sheet on the menu.
-      for (const opener of openers(page, screen === screens[0])) {
+      for (const opener of present) {
         const button = opener.button.first();
         if (!(await button.isVisible())) continue;
         await button.click();
@@ -99,10 +103,29 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
         await check(language, `${screen} + ${opener.name}`, size.width);
         await page.keyboard.press('Escape');
         await frames(page);
-        if ((await button.getAttribute('aria-expanded')) === 'true') await button.click({ force: true });
-        await frames(page);
+        if ((await button.getAttribute('aria-expanded')) === 'true') {
+          await button.click({ force: true });
+          await frames(page);
+        }
       }
     }
+  };
+
+  // The app reads the language when it starts: each language's first screen is a page load, every
+  // other one the app's own navigation, as after a tap on a link, instead of starting the app again.
+  let started = '';
+  const visit = async (language: string, path: string) => {
+    if (started === language) {
+      await page.evaluate(async (to) => {
+        history.pushState(null, '', to);
+        // The router renders on the pushState; a frame later the new screen, or its loading state, is there.
+        await new Promise(requestAnimationFrame);
+      }, path);
+    } else {
+      started = language;
+      await page.goto(path);
+    }
+    await settled(page, quiet);
   };
 
   let forward = true;
@@ -119,8 +142,7 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
       const queue = ['/'];
       const queued = new Set([screenKind('/')]);
       while (queue.length > 0 && screens.length < MAX_SCREENS) {
-        await page.goto(queue.shift()!);
-        await settled(page, quiet);
+        await visit(language, queue.shift()!);
         const url = new URL(page.url());
         const path = `${url.pathname}${url.search}`;
         const kind = screenKind(path);
@@ -137,8 +159,7 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
       }
     } else {
       for (const [index, path] of paths.entries()) {
-        await page.goto(path);
-        await settled(page, quiet);
+        await visit(language, path);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
         await look(language, screens[index]!, widthsInTurn());
       }

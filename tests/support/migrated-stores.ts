@@ -5,16 +5,26 @@ import { openStore } from '../../src/server/store/open';
 import { createPgDatabase, migratedPgliteImage, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV } from './store';
 
 /**
+ * Migrates one PGlite and leaves it as a tarball where every PGlite store of this run starts from
+ * (PGLITE_IMAGE_ENV); the browser tests' global setup (tests/e2e/global-setup.ts) is this alone.
+ * Resolves to its removal.
+ */
+export async function sharePgliteImage(): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(join(tmpdir(), 'sk-test-image-'));
+  const imagePath = join(dir, 'pglite.tar');
+  await writeFile(imagePath, new Uint8Array(await (await migratedPgliteImage()).arrayBuffer()));
+  process.env[PGLITE_IMAGE_ENV] = imagePath;
+  return () => rm(dir, { recursive: true, force: true });
+}
+
+/**
  * Global setup of the server tests: migrates one PGlite and, with TEST_DATABASE_URL, one
  * PostgreSQL database, once per run instead of once per test file; every store a test asks for
  * is a copy of them (tests/support/store.ts). The test workers start after this and inherit the
  * environment it sets.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  const dir = await mkdtemp(join(tmpdir(), 'sk-test-image-'));
-  const imagePath = join(dir, 'pglite.tar');
-  await writeFile(imagePath, new Uint8Array(await (await migratedPgliteImage()).arrayBuffer()));
-  process.env[PGLITE_IMAGE_ENV] = imagePath;
+  const removeImage = await sharePgliteImage();
 
   let template: Awaited<ReturnType<typeof createPgDatabase>> | null = null;
   if (process.env.TEST_DATABASE_URL) {
@@ -27,6 +37,6 @@ export default async function setup(): Promise<() => Promise<void>> {
 
   return async () => {
     await template?.drop();
-    await rm(dir, { recursive: true, force: true });
+    await removeImage();
   };
 }

@@ -10,8 +10,9 @@ export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite'
 
 /**
  * Where the server tests' global setup (tests/support/migrated-stores.ts) left what it migrated
- * once for the whole run: a PGlite data directory as a tarball, a PostgreSQL template database.
- * Without them (browser tests, benchmarks) each process migrates its own.
+ * once for the whole run: a PGlite data directory as a tarball, a PostgreSQL template database; the
+ * browser tests' global setup leaves the tarball alone. Without them (benchmarks) each process
+ * migrates its own.
  */
 export const PGLITE_IMAGE_ENV = 'SK_TEST_PGLITE_IMAGE';
 export const PG_TEMPLATE_ENV = 'SK_TEST_PG_TEMPLATE';
