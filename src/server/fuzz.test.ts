@@ -215,6 +215,9 @@ describe.each(storeKinds)('fuzzing every route (%s)', (kind) => {
       add('repeated keys', `${url}?page=1&page=2&limit=1&limit=x`);
       add('prototype keys in the query', `${url}?__proto__[isAdmin]=1&constructor[prototype][isAdmin]=1`);
       add('NUL in the query', `${url}?search=a%00b&language=%00`);
+      // Every key a list may be sorted by, both ways: each is a column of its own type (text, enum, timestamp, number).
+      const sorts = route.registered && route.url === route.registered.resource.paths.list ? route.registered.resource.sort : [];
+      for (const key of sorts) for (const order of ['asc', 'desc']) add(`sorted by ${key}, ${order}`, `${url}?sortBy=${key}&sortOrder=${order}`);
     }
     const names = pathParams(route.url);
     if (names.length > 0) {

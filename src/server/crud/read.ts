@@ -8,7 +8,7 @@ import { isUuid } from '../http/ids';
 import { ok } from '../http/reply';
 import { prepared } from '../store/prepared';
 import { rowCounts } from '../store/schema';
-import { alphabetical } from '../store/schema/collation';
+import { sortKey } from '../store/schema/collation';
 import { tag, toEntity } from './answer';
 import type { ResourceContext } from './context';
 import { itemWhere, parentFound, visibleRows } from './rows';
@@ -51,8 +51,7 @@ export async function list(context: ResourceContext, request: FastifyRequest, na
   const where = and(visible ? visibleRows(context, request).where : rows, narrower, hooks.narrow?.(request), search, ids, ...filters);
   const order = query.sortOrder === 'desc' ? desc : asc;
   // Text sorts alphabetically for people, with the same expression its index is built on.
-  const sortColumn = column(query.sortBy ?? resource.sort[0]);
-  const sortKey = sortColumn.dataType === 'string' ? alphabetical(sortColumn) : sortColumn;
+  const sorted = sortKey(column(query.sortBy ?? resource.sort[0]));
   // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
   // (or, for the whole table, the row count its triggers keep).
   const [totalItems, found] = await Promise.all([
@@ -61,7 +60,7 @@ export async function list(context: ResourceContext, request: FastifyRequest, na
       .select()
       .from(table)
       .where(where)
-      .orderBy(order(sortKey), order(column('id')))
+      .orderBy(order(sorted), order(column('id')))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
   ]);
