@@ -18,12 +18,14 @@ export async function sharePgliteImage(): Promise<() => Promise<void>> {
 }
 
 /**
- * Global setup of the server tests: migrates one PGlite and, with TEST_DATABASE_URL, one
+ * Global setup of the tests that open stores: migrates one PGlite and, with TEST_DATABASE_URL, one
  * PostgreSQL database, once per run instead of once per test file; every store a test asks for
  * is a copy of them (tests/support/store.ts). The test workers start after this and inherit the
- * environment it sets.
+ * environment it sets. Every Vitest project that opens stores names this file; the first migrates
+ * for all of them.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  if (process.env[PGLITE_IMAGE_ENV]) return async () => {};
   const removeImage = await sharePgliteImage();
 
   let template: Awaited<ReturnType<typeof createPgDatabase>> | null = null;

@@ -209,7 +209,8 @@ async function storeDir() {
   return join(dir, 'db');
 }
 
-describe('first start on an embedded data directory', () => {
+// Each opens a data directory of its own, migrated from nothing (not a copy of the shared image), often twice.
+describe('first start on an embedded data directory', { timeout: 90_000 }, () => {
   it('keeps its data across restarts and creates no second admin', async () => {
     const dir = await storeDir();
     const { created, init } = recorder();
