@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import { messages } from '../contract/messages';
+import { MODULES } from '../contract/modules';
 import * as catalogs from '../contract/resources/catalogs';
 import { settings as settingsEntry } from '../contract/resources/settings';
 import type { Config } from './config';
@@ -26,10 +27,10 @@ import { registerJsonBody } from './http/json-body';
 import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { authRoutes } from './routes/auth';
-import { cmsRoutes } from './routes/cms';
-import { contactFormRoutes } from './routes/contact-forms';
 import { publicRoutes } from './routes/public';
+import { MODULE_ROUTES } from './modules';
 import { registerOpenApi } from './openapi';
+import { seoRoutes } from './routes/seo';
 import { websiteRoutes } from './routes/websites';
 import { serviceRoutes } from './routes/services';
 import { teamRoutes } from './routes/team';
@@ -117,7 +118,16 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
       frameworkErrors(error, request, reply);
     },
   });
-  const ctx: ServerContext = { store, mailer, clock, secret: config.appSecret, files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir), publicUrl: config.publicUrl };
+  const ctx: ServerContext = {
+    store,
+    mailer,
+    clock,
+    secret: config.appSecret,
+    files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir),
+    publicUrl: config.publicUrl,
+    smtpAllowPrivate: config.smtpAllowPrivate ?? false,
+    formMailRetryMs,
+  };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializer(app.log));
   app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));
@@ -177,8 +187,9 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(accountRoutes, ctx);
   await app.register(websiteRoutes, ctx);
   await app.register(serviceRoutes, ctx);
-  await app.register(cmsRoutes, ctx);
-  await app.register(contactFormRoutes, { ...ctx, allowPrivate: config.smtpAllowPrivate ?? false, retryMs: formMailRetryMs });
+  // A website's CMS (spec §7): each module in its own scope, so what it hooks stays its own.
+  for (const { key } of MODULES) await app.register(MODULE_ROUTES[key], ctx);
+  await app.register(seoRoutes, ctx);
   await app.register(teamRoutes, ctx);
   await app.register(publicRoutes, ctx);
 

@@ -13,4 +13,8 @@ export interface ServerContext {
   files: FileStorage;
   /** PUBLIC_URL: where links in mails lead. */
   publicUrl: string;
+  /** SMTP_ALLOW_PRIVATE: websites' mail servers may be at private addresses (routes/contact-forms.ts). */
+  smtpAllowPrivate: boolean;
+  /** How often contact form mails that failed are looked at again; tests pass a short one. */
+  formMailRetryMs?: number;
 }

@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
-import { MODULE } from '../contract/modules';
+import { MODULES, type ModuleDeclaration, type ModuleRoute } from '../contract/modules';
 import type { CmsModule, Feature } from '../contract/permissions';
 import type { Resource } from '../contract/resource';
 import type { ResourceScreen } from './resource/screen';
@@ -9,33 +9,17 @@ import type { PageProps } from './page';
 
 // Each part of a website's CMS as the app shows it: its routes under /cms/:websiteId (its screens,
 // in a chunk of their own) and its dashboard card. The route table, the screens' own routes and
-// the CMS dashboard are made from these; a CMS module's name and route base are its contract
-// declaration's (contract/modules.ts). This file is in the first chunk: it names its screens and
-// its card's entry by loaders only.
+// the CMS dashboard are made from these. A CMS module is its contract declaration
+// (contract/modules.ts), its screens are the file it names under ./cms; the team is the one part
+// that is not a module. This file is in the first chunk: it reaches the screens by loaders only.
 
-/** The names of a screens file's exports that are pages. */
-type PageOf<Screens> = { [Export in keyof Screens]: Screens[Export] extends ComponentType<PageProps> ? Export : never }[keyof Screens];
-
-interface RouteDeclaration<Page> {
-  /** Below the section's base (`/edit/:postId`); parameters name what they hold. */
-  path: string;
-  /** Unset: the module's name (its list). */
-  title?: MessageDescriptor;
-  page: Page;
-}
-
-interface Declaration<Screens, Name extends string> {
-  /** Its screens' file: one chunk per section. */
-  screens: () => Promise<Screens>;
-  /** Its routes, first match wins: fixed segments come before the `:param` beside them. */
-  routes: Record<Name, RouteDeclaration<PageOf<Screens>>>;
-  /**
-   * Its card on the CMS dashboard: the entry it counts and lists, the route one of its records
-   * opens at (unset: the list) and the one a new record is made at (unset: the list). A card shows
-   * the entry's figures per value of its `status` filter.
-   */
-  card?: { resource: () => Promise<Resource>; open?: Name; create?: Name };
-}
+type Loader = () => Promise<Readonly<Record<string, unknown>>>;
+/** Files by their name without folder and extension (`./cms/gastro.tsx` → `gastro`). */
+const byName = (files: Record<string, Loader>): Readonly<Record<string, Loader>> => Object.fromEntries(Object.entries(files).map(([file, load]) => [/([\w-]+)\.tsx?$/.exec(file)![1]!, load]));
+/** Every screens file under ./cms, loaded when a route of it opens. */
+const SCREENS = byName(import.meta.glob<Readonly<Record<string, unknown>>>(['./cms/*.tsx', '!./cms/*.test.tsx']));
+/** Every file of entries, loaded when a card counts one. */
+const CONTRACTS = byName(import.meta.glob<Readonly<Record<string, unknown>>>(['../contract/resources/*.ts', '!../contract/resources/*.test.ts']));
 
 export interface SectionRoute {
   /** The whole pattern, `/cms/:websiteId/posts/edit/:postId`. */
@@ -44,123 +28,47 @@ export interface SectionRoute {
   load: () => Promise<ComponentType<PageProps>>;
 }
 
-export interface CmsSection<Name extends string = string> {
+export interface CmsSection {
   /** What opens it to a team member: a CMS module's level, or a role flag. */
   access: { module: CmsModule } | { feature: Feature };
-  routes: Readonly<Record<Name, SectionRoute>>;
-  card?: { resource: () => Promise<Resource>; open?: Name; create?: Name };
+  routes: Readonly<Record<string, SectionRoute>>;
+  /** The entries its screens change, by name: the sync panel loads their words from `screens`. */
+  entries: readonly string[];
+  /** Its screens file's exports. */
+  screens: () => Promise<Readonly<Record<string, unknown>>>;
+  card?: { resource: () => Promise<Resource>; open?: string; create?: string };
 }
 
-function section<Screens, Name extends string>(
-  access: CmsSection['access'],
-  base: string,
-  name: MessageDescriptor,
-  { screens, routes, card }: Declaration<Screens, Name>,
-): CmsSection<Name> {
-  const entries = Object.entries<RouteDeclaration<PageOf<Screens>>>(routes).map(([key, route]) => [
-    key,
-    {
-      path: `/cms/:websiteId/${base}${route.path}`,
-      title: route.title ?? name,
-      load: () => screens().then((loaded) => loaded[route.page] as ComponentType<PageProps>),
-    },
-  ]);
-  return { access, routes: Object.fromEntries(entries) as Record<Name, SectionRoute>, card };
+/** A part of the CMS from its declaration: `base` under /cms/:websiteId, its screens in ./cms/`declaration.screens`.tsx. */
+function section(access: CmsSection['access'], base: string, name: MessageDescriptor, declaration: Omit<ModuleDeclaration, 'key' | 'name' | 'path' | 'delivery' | 'demo'>): CmsSection {
+  const { routes, entries, card } = declaration;
+  const screens = SCREENS[declaration.screens];
+  const contract = CONTRACTS[declaration.contract];
+  if (!screens || !contract) throw new Error(`No file ./cms/${declaration.screens}.tsx or contract/resources/${declaration.contract}.ts`);
+  const page = (route: ModuleRoute) => async () => {
+    const loaded = (await screens())[route.page];
+    if (typeof loaded !== 'function') throw new Error(`./cms/${declaration.screens}.tsx has no page ${route.page}`);
+    return loaded as ComponentType<PageProps>;
+  };
+  const sectionRoutes = Object.entries(routes).map(([key, route]) => [key, { path: `/cms/:websiteId/${base}${route.path}`, title: route.title ?? name, load: page(route) }]);
+  return {
+    access,
+    routes: Object.fromEntries(sectionRoutes) as Record<string, SectionRoute>,
+    entries,
+    screens,
+    card: card && { ...card, resource: () => contract().then((loaded) => Object.values(loaded).find((value) => isResource(value) && value.name === card.entry) as Resource) },
+  };
 }
 
-const cmsModule = <Screens, Name extends string>(key: CmsModule, declaration: Declaration<Screens, Name>) =>
-  section({ module: key }, MODULE[key].path, MODULE[key].name, declaration);
+const isResource = (value: unknown): value is Resource => typeof value === 'object' && value !== null && 'paths' in value && 'name' in value;
 
-const cms = () => import('../contract/resources/cms');
-
-/**
- * The CMS modules and the team, in the order the route table and the dashboard list them. Typed
- * as sections of any route names: the screens name their routes from here (screenRoutes), so this
- * type must not depend on theirs.
- */
+/** The CMS modules and the team, in the order the route table and the dashboard list them. */
 export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
-  pages: cmsModule('pages', {
-    screens: () => import('./cms/pages'),
-    routes: {
-      list: { path: '', page: 'PagesPage' },
-      new: { path: '/new', title: msg`New page`, page: 'PageNewPage' },
-      edit: { path: '/edit/:moduleId', title: msg`Edit page`, page: 'PageEditPage' },
-    },
-    card: { resource: () => cms().then((m) => m.pages), open: 'edit', create: 'new' },
-  }),
-  menus: cmsModule('menus', {
-    screens: () => import('./cms/menus'),
-    routes: {
-      list: { path: '', page: 'MenusPage' },
-      new: { path: '/new', title: msg`New menu`, page: 'MenuNewPage' },
-      edit: { path: '/edit/:menuId', title: msg`Edit menu`, page: 'MenuEditPage' },
-    },
-    card: { resource: () => cms().then((m) => m.menus), open: 'edit', create: 'new' },
-  }),
-  posts: cmsModule('posts', {
-    screens: () => import('./cms/posts'),
-    routes: {
-      list: { path: '', page: 'PostsPage' },
-      new: { path: '/new', title: msg`New post`, page: 'PostNewPage' },
-      edit: { path: '/edit/:postId', title: msg`Edit post`, page: 'PostEditPage' },
-      categories: { path: '/categories', title: msg`Post categories`, page: 'PostCategoriesPage' },
-    },
-    card: { resource: () => cms().then((m) => m.posts), open: 'edit', create: 'new' },
-  }),
-  heroSliders: cmsModule('heroSliders', {
-    screens: () => import('./cms/sliders'),
-    routes: {
-      list: { path: '', page: 'HeroSlidersPage' },
-      new: { path: '/new', title: msg`New hero slider`, page: 'HeroSliderNewPage' },
-      edit: { path: '/edit/:sliderId', title: msg`Edit hero slider`, page: 'HeroSliderEditPage' },
-    },
-    card: { resource: () => cms().then((m) => m.heroSliders), open: 'edit', create: 'new' },
-  }),
-  gallerySliders: cmsModule('gallerySliders', {
-    screens: () => import('./cms/sliders'),
-    routes: {
-      list: { path: '', page: 'GallerySlidersPage' },
-      new: { path: '/new', title: msg`New gallery slider`, page: 'GallerySliderNewPage' },
-      edit: { path: '/edit/:sliderId', title: msg`Edit gallery slider`, page: 'GallerySliderEditPage' },
-    },
-    card: { resource: () => cms().then((m) => m.gallerySliders), open: 'edit', create: 'new' },
-  }),
-  media: cmsModule('media', {
-    screens: () => import('./cms/media'),
-    routes: { list: { path: '', page: 'MediaPage' } },
-    // Files are added and opened on the library's own page.
-    card: { resource: () => cms().then((m) => m.media) },
-  }),
-  contactForms: cmsModule('contactForms', {
-    screens: () => import('./cms/contact-forms'),
-    routes: {
-      list: { path: '', page: 'ContactFormsPage' },
-      new: { path: '/new', title: msg`New contact form`, page: 'ContactFormNewPage' },
-      edit: { path: '/edit/:formId', title: msg`Edit contact form`, page: 'ContactFormEditPage' },
-      smtp: { path: '/smtp', title: msg`Outgoing mail`, page: 'SmtpPage' },
-      template: { path: '/template', title: msg`Email template`, page: 'TemplatePage' },
-    },
-    card: { resource: () => import('../contract/resources/contact-forms').then((m) => m.contactForms), open: 'edit', create: 'new' },
-  }),
-  gastro: cmsModule('gastro', {
-    screens: () => import('./cms/gastro'),
-    routes: {
-      list: { path: '', page: 'GastroMenusPage' },
-      new: { path: '/new', title: msg`New gastronomy menu`, page: 'GastroMenuNewPage' },
-      edit: { path: '/edit/:menuId', title: msg`Edit gastronomy menu`, page: 'GastroMenuEditPage' },
-      categories: { path: '/categories', title: msg`Gastronomy categories`, page: 'GastroCategoriesPage' },
-      allergens: { path: '/allergens', title: msg`Allergens`, page: 'GastroAllergensPage' },
-      menu: { path: '/:menuId', title: msg`Gastronomy menu`, page: 'GastroMenuPage' },
-      menuCategories: { path: '/:menuId/categories', title: msg`Menu categories`, page: 'GastroMenuCategoriesPage' },
-      menuAllergens: { path: '/:menuId/allergens', title: msg`Menu allergens`, page: 'GastroAllergensPage' },
-      newItem: { path: '/:menuId/items/new', title: msg`New dish`, page: 'GastroItemNewPage' },
-      editItem: { path: '/:menuId/items/edit/:itemId', title: msg`Edit dish`, page: 'GastroItemEditPage' },
-    },
-    // A food menu opens as it is printed (its form is one tap from there).
-    card: { resource: () => import('../contract/resources/gastro').then((m) => m.gastroMenus), open: 'menu', create: 'new' },
-  }),
+  ...(Object.fromEntries(MODULES.map((module) => [module.key, section({ module: module.key }, module.path, module.name, module)])) as Record<CmsModule, CmsSection>),
   team: section({ feature: 'team' }, 'team', msg`Team`, {
-    screens: () => import('./cms/team'),
+    entries: ['teamMembers', 'teamRoles'],
+    contract: 'team',
+    screens: 'team',
     routes: {
       list: { path: '', page: 'TeamPage' },
       add: { path: '/add', title: msg`Add team member`, page: 'TeamMemberNewPage' },

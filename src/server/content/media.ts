@@ -129,7 +129,7 @@ function mimetypeWhere(mimetype: string | undefined): SQL | undefined {
  * A website's media library (spec §7 Media): the generic list, get, update (alt, description,
  * folder), delete and stats, and the two uploads that make its records.
  */
-export function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
+export async function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { files, store, clock } = ctx;
   // A delete runs in a transaction that may still roll back after its hook saw the row: the files
   // go once the answer says it is gone, so a failed delete never loses them (a crash in between

@@ -15,13 +15,6 @@ import { caller } from '../policy';
 import * as tables from '../store/schema';
 import { formSubmissionRoutes } from './form-submissions';
 
-export interface ContactFormOptions extends ServerContext {
-  /** SMTP_ALLOW_PRIVATE: websites' mail servers may be at private addresses. */
-  allowPrivate: boolean;
-  /** How often the sender looks for mails due again. */
-  retryMs?: number;
-}
-
 /** A person may try a website's mail server this often: enough to fix a setting, too few to scan with. */
 const SMTP_TEST_LIMIT = { max: 10, windowMs: 10 * 60_000 };
 
@@ -30,10 +23,10 @@ const SMTP_TEST_LIMIT = { max: 10, windowMs: 10 * 60_000 };
  * and the mail template on the generic CRUD; the SMTP test; the delivery API's submission route;
  * and the sender that mails submissions, started with the app and stopped with it.
  */
-export async function contactFormRoutes(app: FastifyInstance, options: ContactFormOptions) {
-  const { allowPrivate, retryMs, ...ctx } = options;
+export async function contactFormRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.store.db;
-  const deliveries = formDeliveries({ ...ctx, allowPrivate, log: app.log, intervalMs: retryMs });
+  const allowPrivate = ctx.smtpAllowPrivate;
+  const deliveries = formDeliveries({ ...ctx, allowPrivate, log: app.log, intervalMs: ctx.formMailRetryMs });
   app.addHook('onReady', async () => deliveries.start());
   app.addHook('preClose', async () => deliveries.stop());
 

@@ -16,7 +16,7 @@ import * as tables from '../store/schema';
  * A restaurant's menus (spec §7 Gastro menus): the four entries on the generic CRUD (categories
  * and dishes ordered under their menu, ADR 012), and the two actions beyond it.
  */
-export function gastroRoutes(app: FastifyInstance, ctx: ServerContext) {
+export async function gastroRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { store, clock } = ctx;
   registerResource(app, ctx, gastro.gastroMenus, tables.gastroMenus);
   registerResource(app, ctx, gastro.gastroCategories, tables.gastroCategories, {}, { parentTable: tables.gastroMenus });

@@ -1,30 +1,24 @@
+import { CMS_SECTIONS } from '../cms-modules';
 import type { ResourceScreen } from '../resource/screen';
 
 // Where the screens of each resource are defined, so the sync panel describes a change with its
 // screen's words (field labels and kinds) also after the app was closed and opened again, before
-// that screen was opened. A chunk each, as the routes load them. (The media library's records are
-// changed on its own screen: their words are its tiles', not a form's.)
-export const SCREEN_LOADERS: Readonly<Record<string, () => Promise<readonly ResourceScreen[]>>> = {
-  gastroMenus: () => import('../cms/gastro').then((m) => [m.menusScreen]),
-  gastroCategories: () => import('../cms/gastro').then((m) => [m.categoriesScreen]),
-  gastroAllergens: () => import('../cms/gastro').then((m) => [m.allergensScreen]),
-  gastroItems: () => import('../cms/gastro').then((m) => [m.itemsScreen]),
-  posts: () => import('../cms/posts').then((m) => [m.postsScreen]),
-  postCategories: () => import('../cms/posts').then((m) => [m.postCategoriesScreen]),
-  pages: () => import('../cms/pages').then((m) => [m.pagesScreen]),
-  menus: () => import('../cms/menus').then((m) => [m.menusScreen]),
-  menuItems: () => import('../cms/menus').then((m) => [m.menuItemsScreen]),
-  heroSliders: () => import('../cms/sliders').then((m) => [m.heroSlidersScreen]),
-  heroSlides: () => import('../cms/sliders').then((m) => [m.heroSlidesScreen]),
-  gallerySliders: () => import('../cms/sliders').then((m) => [m.gallerySlidersScreen]),
-  gallerySlides: () => import('../cms/sliders').then((m) => [m.gallerySlidesScreen]),
+// that screen was opened. A chunk each, as the routes load them: the CMS's parts name their entries
+// and screens file (views/cms-modules.ts); the rest are listed here. (The media library's records
+// are changed on its own screen: their words are its tiles', not a form's, and it exports none.)
+type Loader = () => Promise<readonly ResourceScreen[]>;
+
+/** A screen: a resource with the fields its form shows. */
+const isScreen = (value: unknown): value is ResourceScreen => typeof value === 'object' && value !== null && 'resource' in value && 'fields' in value;
+
+/** The screens of the CMS's parts, by the entries each part names: every screen its file exports of that entry. */
+const cmsLoaders = CMS_SECTIONS.flatMap(({ entries, screens }) =>
+  entries.map((name): [string, Loader] => [name, () => screens().then((loaded) => Object.values(loaded).filter((value) => isScreen(value) && value.resource.name === name) as ResourceScreen[])]),
+);
+
+export const SCREEN_LOADERS: Readonly<Record<string, Loader>> = {
+  ...Object.fromEntries(cmsLoaders),
   seo: () => import('../cms/seo').then((m) => [m.seoScreen]),
-  smtpSettings: () => import('../cms/contact-forms').then((m) => [m.smtpScreen]),
-  mailTemplates: () => import('../cms/contact-forms').then((m) => [m.templateScreen]),
-  contactForms: () => import('../cms/contact-forms').then((m) => [m.contactFormsScreen]),
-  contactSubmissions: () => import('../cms/contact-forms').then((m) => [m.submissionsScreen]),
-  teamMembers: () => import('../cms/team').then((m) => [m.membersScreen]),
-  teamRoles: () => import('../cms/team').then((m) => [m.rolesScreen]),
   websites: () => import('../websites/websites').then((m) => [m.ownWebsitesScreen, m.adminWebsitesScreen]),
   partners: () => import('../partners/partners').then((m) => [m.ownPartnersScreen, m.adminPartnersScreen]),
   users: () => import('../admin/accounts').then((m) => [m.usersScreen]),
