@@ -37,9 +37,7 @@ const PUBLISHED = { status: 'published' };
  * shows only what is published, so its rows are.
  */
 const CUSTOM_PARAMS: Readonly<Record<string, ParamSpec>> = {
-  '/api/users/:id/reset-password :id': { resource: 'users' },
   '/api/websites/client/:id :id': { resource: 'users' },
-  '/api/services/:id/price :id': { resource: 'services' },
   '/api/profile/devices/:id :id': { resource: 'sessions' },
   '/api/files/:folder/:name :folder': { resource: 'files', column: 'folder' },
   '/api/files/:folder/:name :name': { resource: 'files', column: 'name' },
@@ -127,6 +125,9 @@ export class World {
     if (entry && param === entry.itemParam) return { resource: entry.name };
     if (entry && param === entry.parent?.param) return { resource: entry.parent.resource };
     if (entry && param === entry.websiteParam) return { resource: 'websites' };
+    // An action on a record (`/api/services/:id/price`): the entry whose item path it goes on from.
+    const acted = this.resources.find(({ resource }) => resource.itemParam === param && route.url.startsWith(`${resource.paths.item}/`));
+    if (acted) return { resource: acted.resource.name };
     throw new Error(`${routeName(route)}: nothing says what :${param} names`);
   }
 

@@ -32,8 +32,6 @@ function publishedAtHooks(clock: () => Date): ResourceHooks {
       const publishedAt = 'publishedAt' in changes ? changes.publishedAt : stored.publishedAt;
       return undated(status, publishedAt) ? { ...changes, publishedAt: clock().toISOString() } : changes;
     },
-    // The column keeps PostgreSQL's own text ("2024-05-01 10:00:00+00"); the wire speaks ISO 8601.
-    present: (entity, row) => ({ ...entity, publishedAt: row.publishedAt == null ? null : new Date(row.publishedAt as string).toISOString() }),
   };
 }
 

@@ -9,9 +9,9 @@ import type { ResourceContext } from './context';
 import type { Row, Values } from './types';
 
 /** What the wire shows of a row: the entity base, the fields and computed fields; never a secret one. */
-export function toEntity({ shownKeys, image, hooks }: ResourceContext, request: FastifyRequest, row: Row, reveal?: Values): Values {
+export function toEntity({ shownKeys, instants, image, hooks }: ResourceContext, request: FastifyRequest, row: Row, reveal?: Values): Values {
   const entity: Values = { _id: row.id, version: row.version, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
-  for (const key of shownKeys) entity[key] = row[key];
+  for (const key of shownKeys) entity[key] = instants.has(key) && row[key] != null ? new Date(row[key] as string).toISOString() : row[key];
   if (image) entity[image.field] = fileUrl(row[image.column] as string | null);
   const shown = hooks.present ? hooks.present(entity, row, request) : entity;
   if (!reveal) return shown;

@@ -27,6 +27,8 @@ export interface ResourceContext {
   fieldKeys: string[];
   /** What an answer shows besides the entity base: the fields and computed fields. */
   shownKeys: string[];
+  /** The shown keys whose column is a moment kept as text (`timestamp` in `mode: 'string'`): shown in ISO 8601, as the contract reads them. */
+  instants: ReadonlySet<string>;
   singleton: boolean;
   /** The entry's `parent`, with the table its records sit in. */
   parent?: { param: string; table: PgTable };
@@ -74,6 +76,8 @@ export function resourceContext(
     column: (key) => columns[key]!,
     fieldKeys,
     shownKeys,
+    // The database writes "2030-01-01 00:00:00+00"; a string-mode column takes ISO as it comes.
+    instants: new Set(shownKeys.filter((key) => columns[key]?.columnType === 'PgTimestampString')),
     singleton: resource.singleton === true,
     ...(parent && { parent: { param: parent.param, table: parentTable! } }),
     ...(image && { image: { path: image.path, field: image.field, column: imageColumn!, files: files! } }),

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStore, storeKinds } from '../../../tests/support/store';
 import { seedUser, seedWebsite } from '../../../tests/support/users';
@@ -23,6 +23,18 @@ describe.each(storeKinds)('keys that keep tenants apart (%s)', (kind) => {
 
   const role = async (websiteId: string, name = 'Editor') =>
     (await store.db.insert(teamRoles).values({ websiteId, name, permissions, cmsPermissions: {} }).returning())[0]!;
+
+  it('clears only the reference when a composite key’s row goes, never the website it names (every such key, from the catalog)', async () => {
+    // Drizzle writes ON DELETE SET NULL over every column of a composite key; left so, deleting a
+    // menu would set a dish's website_id to null and fail. Each such key must name its own column.
+    const wide = (await store.db.execute(
+      sql.raw(`select conname from pg_constraint where contype = 'f' and confdeltype = 'n' and cardinality(conkey) > 1
+               and (confdelsetcols is null or cardinality(confdelsetcols) <> 1) order by conname`),
+    )) as unknown as { rows: { conname: string }[] };
+    expect(wide.rows.map((row) => row.conname)).toEqual([]);
+    const narrowed = (await store.db.execute(sql.raw(`select count(*)::int as n from pg_constraint where contype = 'f' and cardinality(confdelsetcols) = 1`))) as unknown as { rows: { n: number }[] };
+    expect(narrowed.rows[0]!.n).toBeGreaterThan(0);
+  });
 
   it('gives a team member only a role of their own website, and keeps them when it is deleted', async () => {
     const foreign = await role(site.B);
