@@ -86,7 +86,7 @@ export const AdminEditPage = adminPages.Edit;
 /** An owner's websites on their page: the websites list, narrowed to this owner. */
 function OwnerWebsites({ ownerId }: { ownerId: string }) {
   const { i18n } = useLingui();
-  const page = useListPage(websites, { ownerId, limit: MAX_PAGE_SIZE });
+  const { page, problem } = useListPage(websites, { ownerId, limit: MAX_PAGE_SIZE });
   const list = page?.items ?? null;
   return (
     <section className={`${styles.card} ${styles.stack}`}>
@@ -94,9 +94,11 @@ function OwnerWebsites({ ownerId }: { ownerId: string }) {
         <Trans>Websites</Trans>
       </h2>
       {list === null ? (
-        <p className={styles.muted}>
-          <Trans>Loading…</Trans>
-        </p>
+        (problem ?? (
+          <p className={styles.muted}>
+            <Trans>Loading…</Trans>
+          </p>
+        ))
       ) : list.length === 0 ? (
         <p className={styles.muted}>
           <Trans>No websites yet.</Trans>

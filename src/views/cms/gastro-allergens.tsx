@@ -54,7 +54,7 @@ export function AllergenTools({ allergens, websiteId, onChanged }: AllergenTools
   const { t, i18n } = useLingui();
   const { user } = useSession();
   const store = useResourceStore();
-  const legend = useListPage(allergens, legendQuery(allergens));
+  const legend = useListPage(allergens, legendQuery(allergens)).page;
   const [busy, setBusy] = useState<'defaults' | 'cleanup' | null>(null);
   const online = useOnline();
   const mayCreate = allows(allergens.access.create, user);

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/send';
 import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { boundTo } from '../../contract/resource';
@@ -325,5 +326,22 @@ describe('categories without a menu', () => {
     const link = await screen.findByRole('link', { name: 'Winter menu' });
     expect(link.getAttribute('href')).toBe(`/cms/${SITE}/gastromenu/${uuid(2)}/categories`);
     expect(screen.getByRole('link', { name: 'Summer menu' })).toBeDefined();
+  });
+
+  it('say why the menus could not be loaded, instead of loading for ever, and load them on Try again', async () => {
+    const { store, spies } = fakeStore(seed());
+    spies.fetchList.mockRejectedValueOnce(new ApiError('You may not see these menus.', 403));
+    renderResourceScreen(
+      <Route path="/cms/:websiteId/gastromenu/categories">
+        <GastroCategoriesPage title={msg`Gastronomy categories`} />
+      </Route>,
+      store,
+      { path: `/cms/${SITE}/gastromenu/categories` },
+    );
+    const problem = await screen.findByRole('alert');
+    expect(problem.textContent).toContain('You may not see these menus.');
+    expect(screen.queryByText('Loading…')).toBeNull();
+    fireEvent.click(within(problem).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('link', { name: 'Winter menu' })).toBeDefined();
   });
 });

@@ -203,7 +203,7 @@ export function GastroCategoriesPage({ title }: PageProps) {
   const { websiteId = '' } = useParams<{ websiteId: string }>();
   const titleId = useId();
   const menus = useMemo(() => boundTo(gastroMenus, { websiteId }), [websiteId]);
-  const page = useListPage(menus, { limit: 100, sortBy: 'name', sortOrder: 'asc' });
+  const { page, problem } = useListPage(menus, { limit: 100, sortBy: 'name', sortOrder: 'asc' });
   return frame(
     <section className={resourceStyles.page} aria-labelledby={titleId}>
       <h1 id={titleId} className={resourceStyles.title}>
@@ -213,9 +213,11 @@ export function GastroCategoriesPage({ title }: PageProps) {
         <Trans>Each menu has categories of its own. Choose the menu whose categories to arrange.</Trans>
       </p>
       {!page ? (
-        <p className={resourceStyles.muted} aria-busy="true">
-          <Trans>Loading…</Trans>
-        </p>
+        (problem ?? (
+          <p className={resourceStyles.muted} aria-busy="true">
+            <Trans>Loading…</Trans>
+          </p>
+        ))
       ) : page.items.length === 0 ? (
         <p className={resourceStyles.muted}>
           <Trans>No food menus yet.</Trans>{' '}

@@ -95,7 +95,8 @@ type Tile = { kind: 'sending'; sending: Sending } | { kind: 'queued'; entry: Out
 /** One page of the list past the first, read through the list machinery (device first, then server) while it is in view. */
 function PageReader({ query, onPage }: { query: Partial<ListQuery>; onPage: (page: number, read: ListPage<Row>) => void }) {
   const resource = useBoundResource(media);
-  const read = useListPage(resource, query);
+  // Only the first page's failure is shown (the library's own); a later page that fails leaves its tiles empty.
+  const read = useListPage(resource, query).page;
   useEffect(() => {
     if (read) onPage(Number(query.page), read);
   }, [read, query.page, onPage]);

@@ -122,7 +122,8 @@ function SectionLinks({ row, user, menus }: LinksProps) {
 /** The food menus read as their own list reads them (this device's copy first, the same cached page). */
 function RestaurantLinks(props: Omit<LinksProps, 'menus'>) {
   const menus = useMemo(() => boundTo(gastroMenus, { websiteId: props.row.id }), [props.row.id]);
-  return <SectionLinks {...props} menus={useListPage(menus, {})} />;
+  // A tile, not a list: without its count (not loaded) it still leads to the menus.
+  return <SectionLinks {...props} menus={useListPage(menus, {}).page} />;
 }
 
 /** Whether the website's services name this module (none named: every module). */

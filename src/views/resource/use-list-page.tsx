@@ -1,11 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { resourceText } from '../../api/resource-text';
 import type { ActorRefFrom } from 'xstate';
 import type { Resource } from '../../contract/resource';
 import type { ListPage, Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
+import { LoadProblem } from './offline-note';
 import { useResourceStore } from './store-context';
 
 /** Back online, or queued changes reached the server: the list asks the server again, and its answer replaces this device's copy. */
@@ -21,15 +23,30 @@ export function useRefreshOnSync(actor: ActorRefFrom<typeof listMachine>): void 
   }, [actor]);
 }
 
+/** A page of a list as a component shows it. */
+export interface ListRead {
+  /** This device's copy first, then the server's; null until either is there. */
+  page: ListPage<Row> | null;
+  /**
+   * In place of the rows when the load failed with nothing to show: offline a quiet note, a
+   * refusal its reason, each with "Try again"; null otherwise.
+   */
+  problem: ReactNode;
+}
+
 /**
  * One page of a list shown beside other things (the dashboard's latest changes, an owner's
  * websites): the list machine, as every list, with this device's copy first. The query is read
  * once; a component showing another one is keyed by it.
  */
-export function useListPage(resource: Resource, query: Partial<ListQuery>): ListPage<Row> | null {
+export function useListPage(resource: Resource, query: Partial<ListQuery>): ListRead {
   const store = useResourceStore();
   const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, query } });
   useRefreshOnSync(actor);
-  return useSelector(actor, (snapshot) => snapshot.context.page);
+  const page = useSelector(actor, (snapshot) => snapshot.context.page);
+  const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
+  const reason = useSelector(actor, (snapshot) => snapshot.context.error);
+  const problem = failed && <LoadProblem failed={resourceText(resource, 'loadFailed')} reason={reason} onRetry={() => actor.send({ type: 'list.refresh' })} />;
+  return { page, problem: problem || null };
 }
