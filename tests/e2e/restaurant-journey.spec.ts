@@ -52,6 +52,9 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
   for (const path of [`${view}/categories`, `${view}/items/new`, `/cms/${site}/gastromenu/edit/${menu!.id}`]) {
     await page.goto(path);
     await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+    // The dish's form seen whole, its choices read (and kept on the device), before the owner moves on:
+    // left while its allergens were still on their way, they would not be there offline.
+    if (path.endsWith('/items/new')) await expect(page.getByRole('checkbox', { name: script.dish.allergen })).toBeVisible();
   }
   await expect(page.getByRole('list', { name: 'Speisen' }).getByText(script.moved)).toBeVisible();
 
