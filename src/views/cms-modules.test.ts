@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MODULES } from '../contract/modules';
-import type { Resource } from '../contract/resource';
+import { isResource } from '../contract/resource';
 import { CMS, CMS_SECTIONS } from './cms-modules';
 import { SCREEN_LOADERS } from './shell/screen-loaders';
 
-const resourcesOf = (loaded: Readonly<Record<string, unknown>>) => Object.values(loaded).filter((value): value is Resource => typeof value === 'object' && value !== null && 'paths' in value && 'module' in value);
+const resourcesOf = (loaded: Readonly<Record<string, unknown>>) => Object.values(loaded).filter(isResource);
 
 // Each loads every screens file of the CMS: a cold transform of them all takes seconds.
 const LOADS_SCREENS = 60_000;

@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
 import { MODULES, type ModuleDeclaration, type ModuleRoute } from '../contract/modules';
 import type { CmsModule, Feature } from '../contract/permissions';
-import type { Resource } from '../contract/resource';
+import { isResource, type Resource } from '../contract/resource';
 import type { ResourceScreen } from './resource/screen';
 import type { PageProps } from './page';
 
@@ -59,8 +59,6 @@ function section(access: CmsSection['access'], base: string, name: MessageDescri
     card: card && { ...card, resource: () => contract().then((loaded) => Object.values(loaded).find((value) => isResource(value) && value.name === card.entry) as Resource) },
   };
 }
-
-const isResource = (value: unknown): value is Resource => typeof value === 'object' && value !== null && 'paths' in value && 'name' in value;
 
 /** The CMS modules and the team, in the order the route table and the dashboard list them. */
 export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {

@@ -292,6 +292,3 @@ export const reachableSeo = defineAction({
   query: seo.query,
   answer: z.array(seo.entity),
 });
-
-/** Every CMS entry, for the dashboard's counts and the delivery API. */
-export const CMS_RESOURCES = [pages, menus, menuItems, postCategories, posts, heroSliders, heroSlides, gallerySliders, gallerySlides, media, seo] as const;

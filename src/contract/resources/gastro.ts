@@ -170,5 +170,3 @@ export const cleanupAllergens = defineAction({
   failed: messages.cleanupAllergensFailed,
   queueable: { label: /*i18n*/ { id: 'gastro.cleanupAllergens', message: 'Clean up allergens' } },
 });
-
-export const GASTRO_RESOURCES = [gastroMenus, gastroCategories, gastroAllergens, gastroItems] as const;

@@ -313,9 +313,7 @@ describe('a menu’s edit page offline', () => {
 });
 
 describe('categories without a menu', () => {
-  it('ask which menu, and lead to its categories', async () => {
-    const { store } = fakeStore(seed());
-    await answerFor(store);
+  const renderChooser = (store: ReturnType<typeof fakeStore>['store']) =>
     renderResourceScreen(
       <Route path="/cms/:websiteId/gastromenu/categories">
         <GastroCategoriesPage title={msg`Gastronomy categories`} />
@@ -323,6 +321,11 @@ describe('categories without a menu', () => {
       store,
       { path: `/cms/${SITE}/gastromenu/categories` },
     );
+
+  it('ask which menu, and lead to its categories', async () => {
+    const { store } = fakeStore(seed());
+    await answerFor(store);
+    renderChooser(store);
     const link = await screen.findByRole('link', { name: 'Winter menu' });
     expect(link.getAttribute('href')).toBe(`/cms/${SITE}/gastromenu/${uuid(2)}/categories`);
     expect(screen.getByRole('link', { name: 'Summer menu' })).toBeDefined();
@@ -331,13 +334,7 @@ describe('categories without a menu', () => {
   it('say why the menus could not be loaded, instead of loading for ever, and load them on Try again', async () => {
     const { store, spies } = fakeStore(seed());
     spies.fetchList.mockRejectedValueOnce(new ApiError('You may not see these menus.', 403));
-    renderResourceScreen(
-      <Route path="/cms/:websiteId/gastromenu/categories">
-        <GastroCategoriesPage title={msg`Gastronomy categories`} />
-      </Route>,
-      store,
-      { path: `/cms/${SITE}/gastromenu/categories` },
-    );
+    renderChooser(store);
     const problem = await screen.findByRole('alert');
     expect(problem.textContent).toContain('You may not see these menus.');
     expect(screen.queryByText('Loading…')).toBeNull();
