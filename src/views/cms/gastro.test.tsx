@@ -312,16 +312,17 @@ describe('a menu’s edit page offline', () => {
   });
 });
 
-describe('categories without a menu', () => {
-  const renderChooser = (store: ReturnType<typeof fakeStore>['store']) =>
-    renderResourceScreen(
-      <Route path="/cms/:websiteId/gastromenu/categories">
-        <GastroCategoriesPage title={msg`Gastronomy categories`} />
-      </Route>,
-      store,
-      { path: `/cms/${SITE}/gastromenu/categories` },
-    );
+/** The categories page that asks which menu first. */
+const renderChooser = (store: ReturnType<typeof fakeStore>['store']) =>
+  renderResourceScreen(
+    <Route path="/cms/:websiteId/gastromenu/categories">
+      <GastroCategoriesPage title={msg`Gastronomy categories`} />
+    </Route>,
+    store,
+    { path: `/cms/${SITE}/gastromenu/categories` },
+  );
 
+describe('categories without a menu', () => {
   it('ask which menu, and lead to its categories', async () => {
     const { store } = fakeStore(seed());
     await answerFor(store);
