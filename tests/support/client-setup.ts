@@ -1,8 +1,28 @@
-// IndexedDB for Dexie (src/db): an in-memory one per test file.
+// IndexedDB for Dexie (src/db), in memory.
 import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+
+// Each test file starts as on a new device, though files share a worker: no databases, no storage.
+// A database a module still holds open closes on the deletion (Dexie gives way to it) and opens
+// again, empty, when it is next used.
+beforeAll(async () => {
+  // Files in Node's environment (`@vitest-environment node`) have no storage.
+  globalThis.localStorage?.clear();
+  globalThis.sessionStorage?.clear();
+  const databases = await indexedDB.databases();
+  await Promise.all(
+    databases.map(
+      ({ name }) =>
+        new Promise<void>((resolve, reject) => {
+          const request = indexedDB.deleteDatabase(name!);
+          request.onsuccess = () => resolve();
+          request.onerror = () => reject(request.error);
+        }),
+    ),
+  );
+});
 
 // Messages fall back to their English source text, so tests need no compiled catalog.
 beforeEach(() => {

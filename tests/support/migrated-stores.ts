@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/server/store/open';
-import { createPgDatabase, migratedPgliteImage, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV } from './store';
+import { createPgDatabase, dropRunDatabases, migratedPgliteImage, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, RUN_TAG_ENV } from './store';
 
 /**
  * Migrates one PGlite and leaves it as a tarball where every PGlite store of this run starts from
@@ -27,6 +28,10 @@ export async function sharePgliteImage(): Promise<() => Promise<void>> {
 export default async function setup(): Promise<() => Promise<void>> {
   if (process.env[PGLITE_IMAGE_ENV]) return async () => {};
   const removeImage = await sharePgliteImage();
+  // Tags the run: its workers reuse the stores their tests close (tests/support/store.ts), and
+  // the databases they still hold at the end are found by this tag and dropped below.
+  const tag = randomBytes(4).toString('hex');
+  process.env[RUN_TAG_ENV] = tag;
 
   let template: Awaited<ReturnType<typeof createPgDatabase>> | null = null;
   if (process.env.TEST_DATABASE_URL) {
@@ -38,6 +43,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
 
   return async () => {
+    await dropRunDatabases(tag);
     await template?.drop();
     await removeImage();
   };

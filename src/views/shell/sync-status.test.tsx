@@ -333,7 +333,8 @@ describe('uploads and reorders in the sync panel', () => {
       await db.files.where('seq').equals(seq).delete();
     });
     await waitFor(() => expect(within(panel()).queryByText('File “dish.png” is waiting to be uploaded')).toBeNull());
-    expect(revoke).toHaveBeenCalledWith(url);
+    // An unmounted picture's effect is cleaned up after the commit that removed it, not in it.
+    await waitFor(() => expect(revoke).toHaveBeenCalledWith(url));
   });
 
   it('shows a refused upload with the server’s message, status and limit; discard drops it and its file', async () => {
