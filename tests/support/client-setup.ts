@@ -17,8 +17,8 @@ beforeAll(async () => {
       ({ name }) =>
         new Promise<void>((resolve, reject) => {
           const request = indexedDB.deleteDatabase(name!);
-          request.onsuccess = () => resolve();
-          request.onerror = () => reject(request.error);
+          request.addEventListener('success', () => resolve());
+          request.addEventListener('error', () => reject(request.error));
         }),
     ),
   );
