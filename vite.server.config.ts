@@ -1,13 +1,29 @@
+import { PGlite } from '@electric-sql/pglite';
 import { cpSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { defineConfig, type Plugin } from 'vite';
+import { INITIAL_IMAGE, pgliteOptions, prepareDb } from './src/server/store/pglite';
 
-/** The migrations are read from disk at start, beside the bundle (store/open.ts: `./migrations`). */
-function copyMigrations(): Plugin {
+/**
+ * The migrations are read from disk at start, beside the bundle (store/open.ts: `./migrations`);
+ * beside them a database with every migration applied, where a first start on the embedded
+ * database begins (store/pglite.ts). Should it ever lag behind the migrations, the start applies
+ * the rest.
+ */
+function serverAssets(): Plugin {
   return {
-    name: 'sitekeeper:migrations',
+    name: 'sitekeeper:server-assets',
     apply: 'build',
-    writeBundle(options) {
+    async writeBundle(options) {
       cpSync('src/server/store/migrations', `${options.dir}/migrations`, { recursive: true });
+      const client = await PGlite.create(pgliteOptions);
+      try {
+        await prepareDb(client, null);
+        await client.exec('CHECKPOINT');
+        await writeFile(`${options.dir}/${INITIAL_IMAGE}`, new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()));
+      } finally {
+        await client.close();
+      }
     },
   };
 }
@@ -17,7 +33,7 @@ function copyMigrations(): Plugin {
  * with our code; packages stay in node_modules (an SSR build leaves them external).
  */
 export default defineConfig({
-  plugins: [copyMigrations()],
+  plugins: [serverAssets()],
   publicDir: false,
   build: {
     ssr: 'src/server/main.ts',

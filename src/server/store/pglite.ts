@@ -4,8 +4,9 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { lockDirectory } from './dir-lock';
 import { requestScoped } from './request-transaction';
 import { migrationsFolder, type Db, type Initialize, type Store } from './store';
@@ -56,8 +57,22 @@ export function pgliteStore(client: PGlite, db: Db, release: () => Promise<void>
 }
 
 /**
+ * Where the built server finds a database migrated at build time (vite.server.config.ts): a new
+ * data directory starts from it in ~1 s instead of running PostgreSQL's initdb (~4 s) and every
+ * migration. Run from the sources, there is none and a new directory is made from nothing.
+ */
+export const INITIAL_IMAGE = 'pglite-initial.tar.gz';
+
+/** The migrated database the build left beside this module, gzipped; null without one. */
+export async function migratedImage(): Promise<Blob | null> {
+  const path = fileURLToPath(new URL(`./${INITIAL_IMAGE}`, import.meta.url));
+  return existsSync(path) ? new Blob([await readFile(path)]) : null;
+}
+
+/**
  * A new data directory is built under a temporary name and renamed into place only when it is
  * migrated and initialized, so a process killed halfway leaves nothing the next start trips on.
+ * It starts as the build's migrated image where there is one; migrating it then applies nothing.
  */
 async function createPgliteDir(dataDir: string, initialize: Initialize): Promise<void> {
   const parent = dirname(dataDir);
@@ -66,7 +81,8 @@ async function createPgliteDir(dataDir: string, initialize: Initialize): Promise
     if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
   }
   const staging = join(parent, `${prefix}${process.pid}-${Date.now()}`);
-  const client = await PGlite.create(staging, pgliteOptions);
+  const image = await migratedImage();
+  const client = await PGlite.create(staging, image ? { ...pgliteOptions, loadDataDir: image } : pgliteOptions);
   try {
     await prepareDb(client, initialize);
   } finally {
