@@ -4,6 +4,10 @@ import { i18n } from '@lingui/core';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
+// Files share their worker's packages (React, Dexie, happy-dom load once), but each evaluates our
+// own modules afresh: a module's state (the toasts, a machine's actor) is never an earlier file's.
+vi.resetModules();
+
 // Each test file starts as on a new device, though files share a worker: no databases, no storage.
 // A database a module still holds open closes on the deletion (Dexie gives way to it) and opens
 // again, empty, when it is next used.
