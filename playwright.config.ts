@@ -5,9 +5,9 @@ import { chromiumLaunchOptions } from './tests/support/chromium';
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
-  // A test spends about half its time waiting on the app (timers, the network, animations): two
-  // workers keep both cores busy.
-  workers: 2,
+  // One worker: Chromium and the server already keep both cores busy (two workers made two
+  // journeys' timings fail under the load).
+  workers: 1,
   reporter: [['list']],
   use: {
     launchOptions: chromiumLaunchOptions,

@@ -7,13 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { allRoutesBytes, APP_DIR, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
+import { allRoutesBytes, APP_DIR, benchBrowserPath, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
 import { benchList } from './list';
 import { benchOutbox } from './outbox';
 import { met, printTable, writeMarkdown, type Figure } from './report';
 import { benchStartup, floorServerCommand, startCommand } from './startup';
 import { createPgDatabase } from '../tests/support/store';
-import { chromiumLaunchOptions } from '../tests/support/chromium';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -154,7 +153,7 @@ async function postgresVersion(): Promise<string> {
 
 const chromiumVersion = (() => {
   try {
-    return `${execFileSync(chromiumLaunchOptions.executablePath, ['--version'], { encoding: 'utf8' }).trim()} (${chromiumLaunchOptions.executablePath})`;
+    return `${execFileSync(benchBrowserPath, ['--version'], { encoding: 'utf8' }).trim()} (${benchBrowserPath})`;
   } catch {
     return 'Chromium unknown';
   }

@@ -214,8 +214,6 @@ const test = base.extend<object, { server: E2EServer }>({ server: serverFixture 
 
 test.describe('every screen at 360, 390, 768 and 1366 px in English and German', () => {
   test.setTimeout(600_000);
-  // Each role's sweep is minutes long: side by side in two workers, each with a server of its own.
-  test.describe.configure({ mode: 'parallel' });
 
   test('the admin', async ({ page, server }, testInfo) => {
     await demoRestaurant(server);
