@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import { cpSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { defineConfig, type Plugin } from 'vite';
-import { INITIAL_IMAGE, pgliteOptions, prepareDb } from './src/server/store/pglite';
+import { INITIAL_IMAGE, migratedDataDir } from './src/server/store/pglite';
 
 /**
  * The migrations are read from disk at start, beside the bundle (store/open.ts: `./migrations`);
@@ -16,14 +15,7 @@ function serverAssets(): Plugin {
     apply: 'build',
     async writeBundle(options) {
       cpSync('src/server/store/migrations', `${options.dir}/migrations`, { recursive: true });
-      const client = await PGlite.create(pgliteOptions);
-      try {
-        await prepareDb(client, null);
-        await client.exec('CHECKPOINT');
-        await writeFile(`${options.dir}/${INITIAL_IMAGE}`, new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()));
-      } finally {
-        await client.close();
-      }
+      await writeFile(`${options.dir}/${INITIAL_IMAGE}`, new Uint8Array(await (await migratedDataDir('gzip')).arrayBuffer()));
     },
   };
 }

@@ -1,11 +1,13 @@
 // @vitest-environment node
+import { PGlite } from '@electric-sql/pglite';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killAll, signIn, startServer as start } from '../../tests/faults/process';
 import { createPgDatabase, storeKinds } from '../../tests/support/store';
+import { INITIAL_IMAGE, pgliteOptions } from './store/pglite';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -22,6 +24,13 @@ async function dataDir() {
 async function health(url: string): Promise<{ success: boolean; data: { status: string } }> {
   const res = await fetch(`${url}/api/health`);
   return (await res.json()) as never;
+}
+
+/** The cluster's identifier, which initdb makes new each time; the client is closed after. */
+async function identifier(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ id: string }>('select system_identifier::text as id from pg_control_system()');
+  await client.close();
+  return rows[0]!.id;
 }
 
 const ADMIN = 'admin@localhost';
@@ -85,6 +94,17 @@ describe('the server process', () => {
     expect(fourth.output()).not.toMatch(/password/);
     expect(existsSync(join(dir, 'first-sign-in.json'))).toBe(false);
   }, PROCESS_TEST_MS);
+
+  it('begins its first embedded store as the database the build migrated, not from initdb', async () => {
+    const dir = await dataDir();
+    const server = start({ DATA_DIR: dir, DEMO: '0' });
+    await server.waitFor(/running at/);
+    server.proc.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    // initdb gives every cluster an identifier of its own; a copy of the image keeps the image's.
+    const image = new Blob([await readFile(join('dist/server', INITIAL_IMAGE))]);
+    expect(await identifier(await PGlite.create(join(dir, 'db'), pgliteOptions))).toBe(await identifier(await PGlite.create({ ...pgliteOptions, loadDataDir: image })));
+  });
 
   it('starts on a data directory whose lock file names a live process that is no server (issue 17, defect 9)', async () => {
     const dir = await dataDir();

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/server/store/open';
-import { createPgDatabase, dropRunDatabases, migratedPgliteImage, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, RUN_TAG_ENV } from './store';
+import { migratedDataDir } from '../../src/server/store/pglite';
+import { createPgDatabase, dropRunDatabases, PG_TEMPLATE_ENV, PGLITE_IMAGE_ENV, RUN_TAG_ENV } from './store';
 
 /**
  * Migrates one PGlite and leaves it as a tarball where every PGlite store of this run starts from
@@ -13,7 +14,7 @@ import { createPgDatabase, dropRunDatabases, migratedPgliteImage, PG_TEMPLATE_EN
 export async function sharePgliteImage(): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), 'sk-test-image-'));
   const imagePath = join(dir, 'pglite.tar');
-  await writeFile(imagePath, new Uint8Array(await (await migratedPgliteImage()).arrayBuffer()));
+  await writeFile(imagePath, new Uint8Array(await (await migratedDataDir('none')).arrayBuffer()));
   process.env[PGLITE_IMAGE_ENV] = imagePath;
   return () => rm(dir, { recursive: true, force: true });
 }

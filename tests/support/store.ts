@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Client } from 'pg';
 import { openStore, type Initialize, type Store, type StoreKind } from '../../src/server/store/open';
-import { pgliteOptions, pgliteStore, prepareDb } from '../../src/server/store/pglite';
+import { migratedDataDir, pgliteOptions, pgliteStore, prepareDb } from '../../src/server/store/pglite';
 
 /** PGlite always; the real PostgreSQL too when TEST_DATABASE_URL names one (CI sets it). */
 export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -18,29 +18,11 @@ export const storeKinds: StoreKind[] = process.env.TEST_DATABASE_URL ? ['pglite'
 export const PGLITE_IMAGE_ENV = 'SK_TEST_PGLITE_IMAGE';
 export const PG_TEMPLATE_ENV = 'SK_TEST_PG_TEMPLATE';
 
-/** Making and migrating a PGlite takes seconds; starting one from this tarball, a fraction of one. */
-export async function migratedPgliteImage(): Promise<Blob> {
-  const client = await PGlite.create(pgliteOptions);
-  try {
-    await prepareDb(client, null);
-    // No test makes a database: without PostgreSQL's two templates the image is a third smaller,
-    // and a PGlite starts from it in ~60 % of the time (measured 0.3 s instead of 0.5 s).
-    await client.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
-    await client.exec('DROP DATABASE template0');
-    await client.exec('DROP DATABASE template1');
-    await client.exec('CHECKPOINT');
-    // Uncompressed: it starts faster, and the tarball only lives in a temporary directory.
-    return await client.dumpDataDir('none');
-  } finally {
-    await client.close();
-  }
-}
-
 let image: Promise<Blob> | null = null;
 
 function pgliteImage(): Promise<Blob> {
   const path = process.env[PGLITE_IMAGE_ENV];
-  image ??= path ? readFile(path).then((bytes) => new Blob([bytes])) : migratedPgliteImage();
+  image ??= path ? readFile(path).then((bytes) => new Blob([bytes])) : migratedDataDir('none');
   return image;
 }
 

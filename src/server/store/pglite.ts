@@ -63,8 +63,28 @@ export function pgliteStore(client: PGlite, db: Db, release: () => Promise<void>
  */
 export const INITIAL_IMAGE = 'pglite-initial.tar.gz';
 
-/** The migrated database the build left beside this module, gzipped; null without one. */
-export async function migratedImage(): Promise<Blob | null> {
+/**
+ * A new database with every migration applied, as a data directory's tarball: the build's image
+ * (gzipped) and the tests' (uncompressed: it loads faster, and lives only in a temporary
+ * directory). Without PostgreSQL's two template databases, which nothing here uses (no database is
+ * ever created), the image is a third smaller and a PGlite starts from it in ~60 % of the time.
+ */
+export async function migratedDataDir(compression: 'gzip' | 'none'): Promise<Blob> {
+  const client = await PGlite.create(pgliteOptions);
+  try {
+    await prepareDb(client, null);
+    await client.exec(`UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')`);
+    await client.exec('DROP DATABASE template0');
+    await client.exec('DROP DATABASE template1');
+    await client.exec('CHECKPOINT');
+    return await client.dumpDataDir(compression);
+  } finally {
+    await client.close();
+  }
+}
+
+/** The migrated database the build left beside this module; null without one. */
+async function builtImage(): Promise<Blob | null> {
   const path = fileURLToPath(new URL(`./${INITIAL_IMAGE}`, import.meta.url));
   return existsSync(path) ? new Blob([await readFile(path)]) : null;
 }
@@ -81,7 +101,7 @@ async function createPgliteDir(dataDir: string, initialize: Initialize): Promise
     if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
   }
   const staging = join(parent, `${prefix}${process.pid}-${Date.now()}`);
-  const image = await migratedImage();
+  const image = await builtImage();
   const client = await PGlite.create(staging, image ? { ...pgliteOptions, loadDataDir: image } : pgliteOptions);
   try {
     await prepareDb(client, initialize);
