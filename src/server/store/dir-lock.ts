@@ -59,6 +59,9 @@ function probe(path: string): Promise<{ state: State; pid: string } | null> {
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (connected) return;
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') resolve(null);
+      // Reset while connecting: a starter closing its socket as it steps back. Counted as one still
+      // deciding, so this one steps back too and asks again (by then it is gone), never as the way clear.
+      else if (err.code === 'ECONNRESET') resolve({ state: 'wait', pid: '' });
       else reject(err);
     });
     // After a refusal too, but then the promise is settled already.
