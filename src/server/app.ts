@@ -22,6 +22,7 @@ import { s3Storage } from './files/s3';
 import { diskStorage } from './files/storage';
 import { IMAGE_LIMITS } from './files/images';
 import { fileRoutes } from './routes/files';
+import { actorOf } from './auth/actor';
 import { registerIdempotency } from './http/idempotency';
 import { registerJsonBody } from './http/json-body';
 import { registerPolicies } from './policy';
@@ -137,7 +138,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   });
 
   registerJsonBody(app);
-  registerPolicies(app, ctx, registerIdempotency(app, ctx).answeredBefore);
+  registerPolicies(app, ctx, registerIdempotency(app, ctx, actorOf).answeredBefore);
   await app.register(i18nPlugin);
   registerErrorHandling(app);
   registerEmptyBodies(app);

@@ -208,7 +208,7 @@ describe.each(storeKinds)('authorization of every route (%s)', (kind) => {
     await changed();
     const res = await test.app.inject({ method: 'PUT', url: '/api/profile', headers: principals.ownerA.headers, payload: { firstName: 'Anna-Maria' } });
     expect(res.statusCode).toBe(200);
-    expect(await changed()).toEqual(['users']);
+    expect(await changed()).toEqual(['revisions', 'users']);
     // A refused one leaves nothing to notice.
     expect((await test.app.inject({ method: 'PUT', url: '/api/profile', headers: principals.ownerA.headers, payload: { firstName: 'x'.repeat(500) } })).statusCode).toBe(400);
     expect(await changed()).toEqual([]);

@@ -3,12 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '../../contract/envelope';
+import { HistoryQuerySchema, historyPath, RevisionSchema } from '../../contract/history';
 import { MAX_ORDERED_CHILDREN, pathParams, StatsSchema, type Operation, type Resource } from '../../contract/resource';
 import type { ServerContext } from '../context';
 import type { Policy, WebsiteSource } from '../policy';
 import { missOrConflict, toEntity } from './answer';
 import { resourceContext, type ResourceContext } from './context';
 import type { ResourceHooks } from './hooks';
+import { history } from './history';
 import { get, list, stats } from './read';
 import { reorder } from './reorder';
 import type { ResourceRoutes, TableOptions } from './types';
@@ -81,6 +83,16 @@ export function registerResource(
     }
     route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
   }
+  // Its history reads like the record itself: the same policy, the same website.
+  const revisionsPath = historyPath(itemPath);
+  route.get(
+    revisionsPath,
+    {
+      config: config('get', revisionsPath, listPath && sameShape(listPath, itemPath) ? { from: 'row', param: resource.itemParam!, table } : undefined),
+      schema: { ...paramsSchema(revisionsPath), querystring: HistoryQuerySchema, response: { 200: successSchema(z.array(RevisionSchema)) } },
+    },
+    (request) => history(context, request),
+  );
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
   if (!lasting && !resource.createdBy) {

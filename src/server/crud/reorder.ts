@@ -1,10 +1,11 @@
-import { asc, sql } from 'drizzle-orm';
+import { asc, getTableName, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { messages } from '../../contract/messages';
 import { orderTag } from '../../contract/order';
 import { fieldError, HttpError } from '../http/errors';
 import { ok } from '../http/reply';
 import type { ResourceContext } from './context';
+import { recordReorder } from './history';
 import { parentFound, visibleRows } from './rows';
 
 /**
@@ -13,7 +14,7 @@ import { parentFound, visibleRows } from './rows';
  * (409 with that order), so a reorder made elsewhere meanwhile is shown, not overwritten.
  */
 export async function reorder(context: ResourceContext, request: FastifyRequest, reply: FastifyReply) {
-  const { resource, db, table, column } = context;
+  const { resource, db, table, column, parent } = context;
   const { field } = resource.order!;
   await parentFound(context, request);
   const ids = (request.body as Record<string, string[]>)[field]!;
@@ -33,6 +34,11 @@ export async function reorder(context: ResourceContext, request: FastifyRequest,
     await tx.execute(
       sql`update ${table} set ${sql.identifier(position.name)} = o.ord - 1 from unnest(array[${given}]::uuid[]) with ordinality as o(id, ord) where ${column('id')} = o.id and ${where}`,
     );
+    // The order is the parent's (a menu's dishes), or the website's when the children have none.
+    const websiteId = request.website?.id ?? null;
+    const parentId = parent && (request.params as Record<string, string>)[parent.param];
+    const owner = parent && parentId ? { tableName: getTableName(parent.table), id: parentId, websiteId } : { tableName: 'websites', id: websiteId!, websiteId };
+    if (owner.id) await recordReorder(tx, owner, field, current, ids);
   });
   reply.header('etag', `"${orderTag(ids)}"`);
   return ok({ [field]: ids }, { message: request.t(messages.orderSaved) });

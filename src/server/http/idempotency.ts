@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preValidationHookHandler } from 'fastify';
 import { createHmac } from 'node:crypto';
 import { messages } from '../../contract/messages';
@@ -115,8 +115,13 @@ const replay = (reply: FastifyReply, row: KeyRow) =>
  *
  * Returns the check the policy guard runs before authorizing: a stored answer is replayed without
  * asking the policy again, which may no longer find the row the first request deleted.
+ * `actorOf` says who a request's changes are by: set in its transaction for the revisions it writes.
  */
-export function registerIdempotency(app: FastifyInstance, { store, clock, secret }: Pick<ServerContext, 'store' | 'clock' | 'secret'>) {
+export function registerIdempotency(
+  app: FastifyInstance,
+  { store, clock, secret }: Pick<ServerContext, 'store' | 'clock' | 'secret'>,
+  actorOf?: (request: FastifyRequest) => object | null,
+) {
   const db: Db = store.db;
 
   async function answeredBefore(request: FastifyRequest): Promise<boolean> {
@@ -180,6 +185,9 @@ export function registerIdempotency(app: FastifyInstance, { store, clock, secret
     }
     const held = await holdTransaction(db);
     try {
+      const actor = actorOf?.(request);
+      // The request's changes are written down as theirs (migration 0014's revisions), until it ends.
+      if (actor) await held.tx!.execute(sql`select set_config('app.actor', ${JSON.stringify(actor)}, true)`);
       if (wanted && !(await claim(held.tx!, request, reply, wanted))) {
         await held.rollback();
         return 'answered';

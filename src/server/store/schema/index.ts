@@ -8,3 +8,4 @@ export * from './tenancy';
 export * from './cms';
 export * from './gastro';
 export * from './contact-forms';
+export * from './revisions';
