@@ -10,8 +10,7 @@ export const REVISION_ACTIONS = ['create', 'update', 'delete', 'reorder'] as con
 export const ACTOR_KINDS = ['user', 'visitor', 'system'] as const;
 
 export const RevisionSchema = z.object({
-  /** Its number: later changes have higher ones. */
-  _id: z.string(),
+  _id: z.uuid(),
   action: z.enum(REVISION_ACTIONS),
   at: z.iso.datetime({ offset: true }),
   /** The record's version after the change. */

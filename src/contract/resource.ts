@@ -31,7 +31,9 @@ export type ScopeConfig =
   | { scope: 'global'; access: { read: Policy; write: Policy } }
   | { scope: 'owner'; owners: readonly [string, ...string[]]; websites?: true }
   | { scope: 'website'; module: CmsModule; websiteParam?: string }
-  | { scope: 'website'; feature: Feature; websiteParam?: string };
+  | { scope: 'website'; feature: Feature; websiteParam?: string }
+  /** Anyone of the website's people reaches the route; which rows each sees, the server's `narrow` hook decides (the activity log). */
+  | { scope: 'website'; members: true; websiteParam?: string };
 
 export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Secret extends Shape, Filters extends Shape, Sort extends string> {
   /** Message values, cache keys and policy names derive from it. */
@@ -68,6 +70,8 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   createdBy?: 'upload' | 'visitor';
   /** The spec's own words for a failed create or update ("Failed to save SMTP configuration"). */
   saveFailed?: MessageDescriptor;
+  /** The routes it has, when not all five: a log is only read (`['list', 'get']`). */
+  operations?: readonly Operation[];
   /** The fields a person edits and reads back: create takes all of them, update any of them. */
   fields: Fields;
   /** Fields only the server writes (a slug, a size, a key's prefix): returned, never taken from a body. */
@@ -158,6 +162,10 @@ function accessOf(config: ScopeConfig): Access {
         ? { list: 'owner', get: { website: 'member' }, create: 'owner', update: { website: 'settings' }, delete: 'owner' }
         : { list: 'owner', get: 'owner', create: 'owner', update: 'owner', delete: 'owner' };
     case 'website': {
+      if ('members' in config) {
+        const policy = { website: 'member' } as const;
+        return { list: policy, get: policy, create: policy, update: policy, delete: policy };
+      }
       if ('feature' in config) {
         const policy = { website: config.feature } as const;
         return { list: policy, get: policy, create: policy, update: policy, delete: policy };

@@ -128,6 +128,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     publicUrl: config.publicUrl,
     smtpAllowPrivate: config.smtpAllowPrivate ?? false,
     formMailRetryMs,
+    entries: new Map(),
   };
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializer(app.log));

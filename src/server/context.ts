@@ -1,3 +1,4 @@
+import type { RegisteredEntries } from './crud/context';
 import type { FileStorage } from './files/storage';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/open';
@@ -15,6 +16,8 @@ export interface ServerContext {
   publicUrl: string;
   /** SMTP_ALLOW_PRIVATE: websites' mail servers may be at private addresses (routes/contact-forms.ts). */
   smtpAllowPrivate: boolean;
+  /** The registry entries whose routes the app has, by table (filled as they are registered). */
+  entries: RegisteredEntries;
   /** How often contact form mails that failed are looked at again; tests pass a short one. */
   formMailRetryMs?: number;
 }

@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
+import { getTableColumns, getTableName, inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { pathParams, type Resource } from '../../contract/resource';
@@ -21,6 +21,8 @@ export interface ResourceContext {
   hooks: ResourceHooks;
   /** The part of the table that is this entry's (`TableOptions.rows`); none: all of it. */
   rows: SQL | undefined;
+  /** Whether a row as the database names its columns (a revision's values) is of this entry's part of the table. */
+  owns(stored: Readonly<Record<string, unknown>>): boolean;
   ownedThrough: NonNullable<TableOptions['ownedThrough']>;
   /** A column of the table, by its key: each one the entry names was checked to be there. */
   column(key: string): PgColumn;
@@ -53,7 +55,7 @@ export function resourceContext(
   if (image && (!imageColumn || !files)) throw new Error(`Resource ${resource.name}: an image needs its column and the file storage`);
   // An optional computed field may live only in answers (a new key, revealed once by a hook).
   const columnKeys = shownKeys.filter((key) => key !== image?.field && !(resource.computed?.[key] instanceof z.core.$ZodOptional));
-  const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns];
+  const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns, ...(rows ? [rows.column] : [])];
   const missing = needed.filter((key) => !columns[key]);
   if (missing.length > 0) throw new Error(`Resource ${resource.name}: table ${tableName} has no column for ${missing.join(', ')}`);
   if (resource.scope === 'website' && 'websiteId' in resource.fields) throw new Error(`Resource ${resource.name}: websiteId is the server's, not a field`);
@@ -71,7 +73,8 @@ export function resourceContext(
     db: store.db,
     clock,
     hooks,
-    rows,
+    rows: rows && inArray(columns[rows.column]!, [...rows.in]),
+    owns: (stored) => !rows || rows.in.includes(stored[columns[rows.column]!.name] as string),
     ownedThrough,
     column: (key) => columns[key]!,
     fieldKeys,
@@ -82,4 +85,16 @@ export function resourceContext(
     ...(parent && { parent: { param: parent.param, table: parentTable! } }),
     ...(image && { image: { path: image.path, field: image.field, column: imageColumn!, files: files! } }),
   };
+}
+
+/**
+ * Every entry registered on an app, by the table its rows sit in: what reads rows of many entries
+ * at once (a website's activity, its recycle bin) shows each as its entry does. A table several
+ * entries share (`users`) tells them apart by their `rows`.
+ */
+export type RegisteredEntries = Map<string, ResourceContext[]>;
+
+/** The entry a row of `tableName` (its columns as the database names them) belongs to; undefined for a table no entry shows. */
+export function entryOfRow(entries: RegisteredEntries, tableName: string, stored: Readonly<Record<string, unknown>>): ResourceContext | undefined {
+  return entries.get(tableName)?.find((context) => context.owns(stored));
 }

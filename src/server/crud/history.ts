@@ -27,7 +27,7 @@ export async function history(context: ResourceContext, request: FastifyRequest)
       .select()
       .from(revisions)
       .where(where)
-      .orderBy(desc(revisions.id))
+      .orderBy(desc(revisions.createdAt), desc(revisions.id))
       .limit(limit)
       .offset((page - 1) * limit),
   ]);
@@ -44,7 +44,7 @@ export async function history(context: ResourceContext, request: FastifyRequest)
  * picture's key its URL; a changed column that is none of its fields is its secret field, named
  * and never shown (the trigger kept its value out), where the entry has one.
  */
-function revisionShape({ resource, table, shownKeys, instants, image }: ResourceContext) {
+export function revisionShape({ resource, table, shownKeys, instants, image }: ResourceContext) {
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const keyOf = new Map(Object.entries(columns).map(([key, column]) => [column.name, key]));
   const shown = new Set(shownKeys);
@@ -62,10 +62,10 @@ function revisionShape({ resource, table, shownKeys, instants, image }: Resource
   };
   return (row: RevisionRow): Revision => {
     const base = {
-      _id: String(row.id),
+      _id: row.id,
       action: row.action as Revision['action'],
       at: row.createdAt.toISOString(),
-      version: row.version,
+      version: row.recordVersion,
       actor: { kind: row.actorKind as Revision['actor']['kind'], name: row.actorName, device: row.device },
     };
     // A new order of the record's children: the order field's ids before and after, nothing to restore.

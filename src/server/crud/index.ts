@@ -17,6 +17,8 @@ import type { ResourceRoutes, TableOptions } from './types';
 import { upload } from './upload';
 import { create, remove, save, update } from './write';
 
+export { entryOfRow, type RegisteredEntries, type ResourceContext } from './context';
+export { revisionShape } from './history';
 export { composeHooks, type HookContext, type ResourceHooks } from './hooks';
 export type { ResourceRoutes, Row, TableOptions, Tx } from './types';
 export { expectedVersion } from './write';
@@ -31,13 +33,14 @@ export { expectedVersion } from './write';
  */
 export function registerResource(
   app: FastifyInstance,
-  server: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files'>>,
+  server: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files' | 'entries'>>,
   resource: Resource,
   table: PgTable,
   hooks: ResourceHooks = {},
   options: TableOptions = {},
 ): ResourceRoutes {
   const context = resourceContext(server, resource, table, hooks, options);
+  server.entries?.set(context.tableName, [...(server.entries.get(context.tableName) ?? []), context]);
   const route = app.withTypeProvider<ZodTypeProvider>();
   const entityResponse = successSchema(resource.entity);
   const listResponse = successSchema(z.array(resource.entity));
@@ -95,15 +98,17 @@ export function registerResource(
   );
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
-  if (!lasting && !resource.createdBy) {
+  const has = (operation: Operation) => !resource.operations || resource.operations.includes(operation);
+  if (!lasting && !resource.createdBy && has('create')) {
     route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
   }
-  if (context.singleton) {
-    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse, 201: entityResponse } } }, (request, reply) => save(context, request, reply));
-  } else {
-    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: { 200: entityResponse } } }, (request, reply) => update(context, request, reply));
+  if (has('update')) {
+    const answers = context.singleton ? { 200: entityResponse, 201: entityResponse } : { 200: entityResponse };
+    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: answers } }, (request, reply) =>
+      context.singleton ? save(context, request, reply) : update(context, request, reply),
+    );
   }
-  if (!lasting) {
+  if (!lasting && has('delete')) {
     route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, (request) => remove(context, request));
   }
   return {

@@ -12,12 +12,13 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * How an entry's rows sit in its table (ADR 011), beyond its scope:
- * - `rows`: the part of the table that is this entry's (admins and owners share `users`);
+ * - `rows`: the part of the table that is this entry's (admins, owners and team members share `users`);
  * - `ownedThrough`: an owner column that names a row of another table, whose own owner column
  *   makes its owner one of this row's (a website's partner record → the record's owner).
  */
 export interface TableOptions {
-  rows?: SQL;
+  /** Its rows are those whose `column` (a key of the table) holds one of `in` (accounts by their type). */
+  rows?: { column: string; in: readonly string[] };
   /** The column holding the storage key of the entry's `image`. */
   imageColumn?: string;
   ownedThrough?: Readonly<Record<string, { table: PgTable; owner: string }>>;

@@ -15,7 +15,8 @@ import { caller } from '../policy';
 import { partners, teamRoles, users, websites } from '../store/schema';
 
 /** Owners and partners are one part of the users table, admins another; team members belong to their website's team. */
-const ownerRows = inArray(users.type, ['user', 'partner']);
+const OWNER_TYPES = ['user', 'partner'] as const;
+const ownerRows = inArray(users.type, [...OWNER_TYPES]);
 const adminRows = eq(users.type, 'admin');
 /** Mails an admin may have sent to one account per hour, as the sign-in pages allow for themselves. */
 const mailsPerAccount = { max: 5, windowMs: 3600_000 };
@@ -41,8 +42,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: ServerContext) {
     afterUpdate: (row, { tx, request }) => keepAnAdmin(tx, request, row as unknown as UserRow, false),
     afterDelete: (row, { tx, request }) => keepAnAdmin(tx, request, row as unknown as UserRow, true),
   };
-  registerResource(app, ctx, usersEntry, users, invited, { rows: ownerRows });
-  registerResource(app, ctx, admins, users, composeHooks(invited, adminGuard), { rows: adminRows });
+  registerResource(app, ctx, usersEntry, users, invited, { rows: { column: 'type', in: OWNER_TYPES } });
+  registerResource(app, ctx, admins, users, composeHooks(invited, adminGuard), { rows: { column: 'type', in: ['admin'] } });
 
   registerAction(app, listUserOptions, async ({ query }) => {
     const { search, type, limit } = query;

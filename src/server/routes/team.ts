@@ -111,5 +111,5 @@ const memberRules: ResourceHooks = {
  */
 export async function teamRoutes(app: FastifyInstance, ctx: ServerContext) {
   registerResource(app, ctx, teamRolesEntry, teamRoles, roleRules);
-  registerResource(app, ctx, teamMembers, users, composeHooks(memberRules, invitationHooks(ctx)), { rows: memberRows });
+  registerResource(app, ctx, teamMembers, users, composeHooks(memberRules, invitationHooks(ctx)), { rows: { column: 'type', in: ['teammember'] } });
 }

@@ -1,10 +1,11 @@
 CREATE TABLE "revisions" (
-	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "revisions_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"version" integer DEFAULT 1 NOT NULL,
 	"table_name" text NOT NULL,
 	"record_id" uuid NOT NULL,
 	"website_id" uuid,
 	"action" text NOT NULL,
-	"version" integer,
+	"record_version" integer,
 	"actor_id" uuid,
 	"actor_kind" text NOT NULL,
 	"actor_name" text DEFAULT '' NOT NULL,
@@ -13,11 +14,13 @@ CREATE TABLE "revisions" (
 	"previous" jsonb,
 	"values" jsonb NOT NULL,
 	"tx" bigint DEFAULT txid_current() NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "revisions_record_idx" ON "revisions" USING btree ("table_name","record_id","id");--> statement-breakpoint
-CREATE INDEX "revisions_website_idx" ON "revisions" USING btree ("website_id","id");--> statement-breakpoint
+CREATE INDEX "revisions_record_idx" ON "revisions" USING btree ("table_name","record_id","created_at");--> statement-breakpoint
+CREATE INDEX "revisions_website_idx" ON "revisions" USING btree ("website_id","created_at");
+--> statement-breakpoint
 -- Who a change is by: the request's transaction sets `app.actor` (http/idempotency.ts); a change
 -- outside a request (a job, the first start) is the system's.
 CREATE FUNCTION revision_actor() RETURNS jsonb LANGUAGE sql STABLE AS $$
@@ -49,7 +52,7 @@ BEGIN
     SELECT jsonb_object_agg(c, old_row -> c) INTO previous FROM unnest(changed) c WHERE NOT c = ANY (secret);
   END IF;
   shown := coalesce(new_row, old_row) - secret;
-  INSERT INTO revisions (table_name, record_id, website_id, action, version, actor_id, actor_kind, actor_name, device, changed, previous, "values")
+  INSERT INTO revisions (table_name, record_id, website_id, action, record_version, actor_id, actor_kind, actor_name, device, changed, previous, "values")
   VALUES (
     TG_TABLE_NAME,
     (shown ->> 'id')::uuid,

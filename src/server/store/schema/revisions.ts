@@ -11,7 +11,9 @@ import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'd
 export const revisions = pgTable(
   'revisions',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    // An entity's columns (a revision is read through the registry: the activity log); it never changes.
+    id: uuid('id').primaryKey().defaultRandom(),
+    version: integer('version').notNull().default(1),
     tableName: text('table_name').notNull(),
     recordId: uuid('record_id').notNull(),
     /** The website the record belongs to (a website: itself); null in the admin area. */
@@ -19,7 +21,7 @@ export const revisions = pgTable(
     /** create, update, delete, or reorder (a parent's children, one revision for the whole order). */
     action: text('action').notNull(),
     /** The record's version after the change. */
-    version: integer('version'),
+    recordVersion: integer('record_version'),
     actorId: uuid('actor_id'),
     /** user, visitor (a form sent through the delivery API) or system (a job, the first start). */
     actorKind: text('actor_kind').notNull(),
@@ -30,7 +32,9 @@ export const revisions = pgTable(
     values: jsonb('values').notNull(),
     /** Changes of one transaction share it: a menu's delete and its items' cascaded ones. */
     tx: bigint('tx', { mode: 'number' }).notNull().default(sql`txid_current()`),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // The moment of the statement, not of its transaction: the changes of one transaction keep their order.
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
   },
-  (t) => [index('revisions_record_idx').on(t.tableName, t.recordId, t.id), index('revisions_website_idx').on(t.websiteId, t.id)],
+  (t) => [index('revisions_record_idx').on(t.tableName, t.recordId, t.createdAt), index('revisions_website_idx').on(t.websiteId, t.createdAt)],
 );
