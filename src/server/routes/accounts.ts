@@ -23,19 +23,19 @@ const mailsPerAccount = { max: 5, windowMs: 3600_000 };
 /** Any number: it only has to be the same in every transaction that may remove an admin. */
 const ADMIN_LOCK = 7_110_001;
 
+/** Refuses a change that leaves no active admin, or that an admin makes to their own standing. */
+async function keepAnAdmin(tx: Tx, request: FastifyRequest, changed: UserRow, removed: boolean) {
+  const stillAdmin = !removed && changed.type === 'admin' && changed.status === 'active';
+  if (changed.id === caller(request).user.id && !stillAdmin) throw new HttpError(400, messages.ownAdminStanding);
+  // One at a time: two admins demoting each other at once must not both succeed.
+  await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_LOCK})`);
+  const [active] = await tx.select({ n: count() }).from(users).where(and(adminRows, eq(users.status, 'active')));
+  if ((active?.n ?? 0) === 0) throw new HttpError(400, messages.lastAdmin);
+}
+
 export async function accountRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { store, clock } = ctx;
   const db = store.db;
-
-  /** Refuses a change that leaves no active admin, or that an admin makes to their own standing. */
-  async function keepAnAdmin(tx: Tx, request: FastifyRequest, changed: UserRow, removed: boolean) {
-    const stillAdmin = !removed && changed.type === 'admin' && changed.status === 'active';
-    if (changed.id === caller(request).user.id && !stillAdmin) throw new HttpError(400, messages.ownAdminStanding);
-    // One at a time: two admins demoting each other at once must not both succeed.
-    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_LOCK})`);
-    const [active] = await tx.select({ n: count() }).from(users).where(and(adminRows, eq(users.status, 'active')));
-    if ((active?.n ?? 0) === 0) throw new HttpError(400, messages.lastAdmin);
-  }
 
   const invited = invitationHooks(ctx);
   const adminGuard: ResourceHooks = {
