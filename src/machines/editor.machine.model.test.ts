@@ -57,6 +57,9 @@ const STARTS: Start[] = [
       { type: 'field.change', name: 'name', value: '' },
       // Back to what was loaded.
       { type: 'field.change', name: 'name', value: 'Bistro' },
+      // A revision from its history: an earlier name, and one that is what was loaded.
+      { type: 'record.restore', values: { name: 'Bistrot', description: 'Small shops', categoryId: CATEGORY, id: ID } },
+      { type: 'record.restore', values: { name: 'Bistro', description: 'Small shops', categoryId: CATEGORY } },
     ],
   },
 ];
@@ -134,6 +137,13 @@ function expectedAfter(before: Snapshot, event: EditorEvent): Where {
     case 'field.change': {
       if (!at('editing') && !at('failed')) break;
       return editing(form({ ...context.values, [event.name]: event.value }), at('editing') ? refresh : 'idle');
+    }
+    case 'record.restore': {
+      if ((!at('editing') && !at('failed')) || context.isNew) break;
+      // The fields the form edits take the revision's values; a change is saved at once, as if typed and saved.
+      const values = { ...context.values, ...Object.fromEntries(Object.keys(context.original).filter((name) => name in event.values).map((name) => [name, event.values[name]])) };
+      if (editedFields({ original: context.original, values }).length === 0) return editing('clean', at('editing') ? refresh : 'idle');
+      return context.resource.update.safeParse(values).success ? 'saving' : editing('dirty', at('editing') ? refresh : 'idle');
     }
     case 'record.save': {
       if (!at('editing') && !at('failed')) break;
@@ -251,6 +261,11 @@ describe.each(STARTS)('editorMachine for $name', (start) => {
           expect(pending.has('submit')).toBe(before);
           expect(context().values).toEqual(typed);
           if (!start.input.id || editedFields(context()).length) expect(Object.keys(context().fieldErrors).length).toBeGreaterThan(0);
+        },
+        'record.restore': async (step) => {
+          await send(step);
+          if (actor.getSnapshot().matches('saving')) submitted += 1;
+          typed = context().values;
         },
         'record.reload': send,
         'record.refresh': async (step) => {

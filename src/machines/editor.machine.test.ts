@@ -123,3 +123,36 @@ describe('editorMachine on a singleton', () => {
     expect(sent).toEqual([{ kind: 'update', id: ID, values: { cmsName: 'Agentur Nord' }, baseVersion: 4 }]);
   });
 });
+
+describe('editorMachine restoring a revision', () => {
+  const row = { id: ID, name: 'Englisch', code: 'en', content: {}, version: 5 } as unknown as Row;
+
+  it('saves the form’s fields as the revision left them, as an update from the version on show', async () => {
+    const { actor, sent } = start(ID, [{ status: 'done', row }], row);
+    await settle();
+    // A revision's values hold computed fields too: only what the form edits is sent.
+    actor.send({ type: 'record.restore', values: { name: 'English', code: 'en', content: {}, id: ID, slug: 'english' } });
+    await settle();
+    expect(sent).toEqual([{ kind: 'update', id: ID, baseVersion: 5, values: { name: 'English' } }]);
+    expect(actor.getSnapshot().matches('saved')).toBe(true);
+  });
+
+  it('ends in the usual conflict when the record changed since, with the restored values kept to resend', async () => {
+    const current = { ...row, name: 'Anglais', version: 6 } as unknown as Row;
+    const { actor, sent } = start(ID, [{ status: 'conflict', current, message: 'Changed meanwhile' }], row);
+    await settle();
+    actor.send({ type: 'record.restore', values: { name: 'English' } });
+    await settle();
+    expect(sent).toHaveLength(1);
+    expect(actor.getSnapshot().matches('conflict')).toBe(true);
+    expect(actor.getSnapshot().context.values.name).toBe('English');
+  });
+
+  it('sends nothing when the revision is how the record is now', async () => {
+    const { actor, sent } = start(ID, [], row);
+    await settle();
+    actor.send({ type: 'record.restore', values: { name: 'Englisch', code: 'en', content: {} } });
+    await settle();
+    expect(sent).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import { assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import { assign, raise, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import { toast } from './feedback';
 import { fieldErrors } from '../contract/field-errors';
 import type { Resource } from '../contract/resource';
@@ -53,6 +53,11 @@ export type EditorEvent =
   | { type: 'record.reload' }
   /** Read the server's version again; taken only while the form is clean. */
   | { type: 'record.refresh' }
+  /**
+   * Back to how a revision of the record left it (its history): those of `values` the form edits are
+   * saved as an update from the version on show, like edits typed in (a conflict if it changed since).
+   */
+  | { type: 'record.restore'; values: Values }
   /** After a conflict: send my edits again, on top of the server's version. */
   | { type: 'conflict.keepMine' }
   /** After a conflict: drop my edits and edit the server's version. */
@@ -84,6 +89,9 @@ const pick = (source: Values, names: readonly string[]): Values =>
 /** A row's values for the form's fields; a field the row lacks keeps its blank value. */
 const valuesOf = (row: Row, blank: Values): Values =>
   Object.fromEntries(Object.keys(blank).map((name) => [name, (row as Values)[name] ?? blank[name]]));
+
+/** The form's values with a revision's laid over: only the fields the form edits. */
+const restored = (context: EditorContext, values: Values): Values => ({ ...context.values, ...pick(values, Object.keys(context.original)) });
 
 type Check = { mutation: Mutation; fieldErrors?: undefined } | { mutation?: undefined; fieldErrors: Record<string, string> };
 
@@ -117,6 +125,7 @@ const editor = setup({
     nothingToSave: ({ context }) => !context.isNew && editedFields(context).length === 0,
     invalid: ({ context }) => check(context).fieldErrors !== undefined,
     restoresOriginal: ({ context, event }) => {
+      if (event.type === 'record.restore') return editedFields({ original: context.original, values: restored(context, event.values) }).length === 0;
       if (event.type !== 'field.change') return false;
       return editedFields({ original: context.original, values: { ...context.values, [event.name]: event.value } }).length === 0;
     },
@@ -138,6 +147,7 @@ const editor = setup({
       const { [event.name]: _, ...others } = context.fieldErrors;
       return { values: { ...context.values, [event.name]: event.value }, fieldErrors: others };
     }),
+    restoreValues: assign(({ context, event }) => (event.type === 'record.restore' ? { values: restored(context, event.values), fieldErrors: {}, error: null } : {})),
     showInvalid: assign(({ context }) => ({ fieldErrors: check(context).fieldErrors ?? {} })),
     clearErrors: assign({ fieldErrors: {}, error: null }),
     // The server's field errors go to their fields; its message shows above the form only when no field carries it.
@@ -157,6 +167,12 @@ const { on: editable } = editor.createStateConfig({
       { target: '#editor.editing.form.dirty', actions: 'setField' },
     ],
     'record.save': [{ guard: 'nothingToSave' }, { guard: 'invalid', actions: 'showInvalid' }, { target: '#editor.saving', actions: 'clearErrors' }],
+    // Taken in as if typed, then saved as any edit is.
+    'record.restore': [
+      { guard: 'isNew' },
+      { guard: 'restoresOriginal', target: '#editor.editing.form.clean', actions: 'restoreValues' },
+      { target: '#editor.editing.form.dirty', actions: ['restoreValues', raise({ type: 'record.save' })] },
+    ],
   },
 });
 
