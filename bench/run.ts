@@ -11,6 +11,7 @@ import { allRoutesBytes, APP_DIR, benchBrowserPath, cold, FLOOR_DIR, PHONE, samp
 import { benchList } from './list';
 import { benchOutbox } from './outbox';
 import { met, printTable, writeMarkdown, type Figure } from './report';
+import { benchRevisions } from './revisions';
 import { benchStartup, floorServerCommand, startCommand } from './startup';
 import { createPgDatabase } from '../tests/support/store';
 
@@ -110,6 +111,14 @@ await section(`list endpoint at 100,000 rows (search, sort, page, count): ${seco
   ];
 });
 
+await section('a dish’s price changed, one save at a time: with its revision, and with the revision trigger off', ['history'], async () => {
+  const { postgres, pglite } = await benchRevisions();
+  return [
+    { name: 'update with its revision, p50, PostgreSQL (floor: trigger off)', unit: 'ms', ours: postgres.withRevision, floor: postgres.without, target: { ratioAtMost: 1.25 } },
+    { name: 'update with its revision, p50, PGlite (floor: trigger off)', unit: 'ms', ours: pglite.withRevision, floor: pglite.without, target: { ratioAtMost: 1.25 } },
+  ];
+});
+
 const command = startCommand();
 await section(`server process (${command.slice(1).join(' ')}): restart on an initialized store`, ['server start-up'], async () => {
   const database = await createPgDatabase();
@@ -174,6 +183,7 @@ writeMarkdown(join(import.meta.dirname, '../docs/benchmarks.md'), figures, {
     'Bytes: JS and CSS response bodies as transferred (encodedBodySize), everything the page fetched until the network was idle; "all routes" is every JS and CSS file of the build as brotli.',
     'List endpoint: 100,000 categories on PostgreSQL; five query shapes in rotation; ours against a bare Fastify + pg handler running the same SQL (bench/list.ts).',
     'Server: `npm start`\'s command without npm, restarted on an initialized store (the first start runs once before, unmeasured); ready = /api/health answers 200; RSS read from /proc 3 s later. Floor: Fastify + pg in plain JavaScript (bench/floor/server.js).',
+    'History: 2 × 6 alternating rounds of 200 sequential PUTs of one dish\'s price over HTTP, as its owner; the floor is the same request with the table\'s revision trigger disabled (the actor still set in the transaction), so the ratio is what writing the revision costs (bench/revisions.ts).',
     'Outbox: 1,000 creates queued offline and replayed by the drain the service worker runs (IndexedDB is fake-indexeddb in Node), against the same creates sent directly.',
   ],
 });
