@@ -83,3 +83,13 @@ describe('configuration from the environment', () => {
     expect(['true', '2', '10.0.0.1', 'false'].map((TRUST_PROXY) => loadConfig({ TRUST_PROXY }, dir).trustProxy)).toEqual([true, 2, '10.0.0.1', false]);
   });
 });
+
+describe('history retention', () => {
+  it('keeps a year and 200 revisions of a record unless told, and never less than the recycle bin’s 30 days', async () => {
+    const dir = await root();
+    expect(loadConfig({}, dir).history).toEqual({ keepDays: 365, perRecord: 200 });
+    expect(loadConfig({ HISTORY_KEEP_DAYS: '90', HISTORY_PER_RECORD: '50' }, dir).history).toEqual({ keepDays: 90, perRecord: 50 });
+    expect(() => loadConfig({ HISTORY_KEEP_DAYS: '7' }, dir)).toThrow(ConfigError);
+    expect(() => loadConfig({ HISTORY_PER_RECORD: 'many' }, dir)).toThrow(/HISTORY_PER_RECORD/);
+  });
+});

@@ -33,7 +33,18 @@ export interface Config {
   filesDir: string;
   /** S3-compatible object storage for uploaded files instead of `filesDir` (FILES_S3_BUCKET set). */
   filesS3: S3Config | null;
+  /** How long records' revisions (their history and the activity log) are kept (store/retention.ts). */
+  history: HistoryRetention;
 }
+
+/** HISTORY_KEEP_DAYS (365) and HISTORY_PER_RECORD (200): a revision goes when it is older, or past the newest of its record. */
+export interface HistoryRetention {
+  keepDays: number;
+  perRecord: number;
+}
+
+/** The recycle bin keeps a deleted record for 30 days, from its delete's revisions: history must outlive that. */
+const MIN_KEEP_DAYS = 30;
 
 /** A bucket of S3 or an S3-compatible store (MinIO, Ceph, R2…); no credentials: the SDK's own chain (AWS_*, an instance role). */
 export interface S3Config {
@@ -76,6 +87,13 @@ function parseStore(url: string | undefined, dataDir: string): StoreConfig {
   if (url === 'memory://') return { kind: 'pglite', dataDir: null };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   throw new ConfigError('DATABASE_URL must be unset, memory:// or a postgres:// URL');
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${value}"`);
+  return parsed;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {
@@ -154,5 +172,6 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     clientDir: existsSync(join(clientDir, 'index.html')) ? clientDir : null,
     filesDir: join(dataDir, 'files'),
     filesS3: parseS3(env),
+    history: { keepDays: wholeNumber('HISTORY_KEEP_DAYS', env.HISTORY_KEEP_DAYS, 365, MIN_KEEP_DAYS), perRecord: wholeNumber('HISTORY_PER_RECORD', env.HISTORY_PER_RECORD, 200, 1) },
   };
 }

@@ -7,6 +7,7 @@ import { DEMO_MEMBER_EMAIL } from './store/demo';
 import { StoreInUseError } from './store/dir-lock';
 import { pruneExpired } from './store/maintenance';
 import { openStore } from './store/open';
+import { pruneRevisions } from './store/retention';
 
 async function main() {
   const config = loadConfig();
@@ -20,7 +21,10 @@ async function main() {
   });
   const app = await buildApp({ config, store, mailer });
   const pending = await pendingFirstSignIn(store.db, config.dataDir);
-  const prune = () => pruneExpired(store.db, new Date()).catch((err: unknown) => app.log.warn({ err }, 'pruning expired rows failed'));
+  const prune = () =>
+    pruneExpired(store.db, new Date())
+      .then(() => pruneRevisions(store.db, new Date(), config.history))
+      .catch((err: unknown) => app.log.warn({ err }, 'pruning expired rows failed'));
   // A generated password someone has used by now need not wait in its file for the next start.
   const forgetUsed = () => pendingFirstSignIn(store.db, config.dataDir).catch((err: unknown) => app.log.warn({ err }, 'checking the first sign-in failed'));
   // unref: an hourly chore must not keep a stopping process alive.
