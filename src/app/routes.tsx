@@ -23,6 +23,8 @@ import { readPendingUser, readSession, isAuthenticated, useSession } from '../ap
 const Shell = lazyScreen(() => Promise.all([import('../views/shell/shell'), loadAllMessages()]).then(([m]) => m.Shell));
 const ProfilePage = lazyScreen<PageProps>(() => import('../views/profile/profile-page').then((m) => m.ProfilePage));
 const SettingsPage = lazyScreen<PageProps>(() => import('../views/admin/settings/settings-page').then((m) => m.SettingsPage));
+const AllActivityPage = lazyScreen<PageProps>(() => import('../views/cms/activity').then((m) => m.AllActivityPage));
+const AdminRecycleBinPage = lazyScreen<PageProps>(() => import('../views/cms/recycle-bin').then((m) => m.AdminRecycleBinPage));
 const PlaceholderPage = lazyScreen<PageProps>(() => import('../views/placeholder/placeholder-page').then((m) => m.PlaceholderPage));
 
 /** A file's pages, one chunk per file. */
@@ -111,6 +113,8 @@ export const routes: readonly RouteEntry[] = [
   admin('/settings/services', msg`Services`, ServicesPage),
   admin('/settings/services/new', msg`New service`, ServiceNewPage),
   admin('/settings/services/edit/:id', msg`Edit service`, ServiceEditPage),
+  admin('/recycle-bin', msg`Recycle bin`, AdminRecycleBinPage),
+  admin('/activity', msg`Activity`, AllActivityPage),
 
   owner('/user/partners', msg`My partners`, partnerPages('MyPartnersPage')),
   owner('/user/websites', msg`My websites`, websitePages('MyWebsitesPage')),

@@ -89,8 +89,10 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   queryOptions?: Shape;
   /** Text fields the list's `search` matches (case-insensitive, anywhere in the text). */
   search: readonly (keyof (Fields & Computed) & string)[];
-  /** Sortable fields; the first is the default (ascending). */
+  /** Sortable fields; the first is the default. */
   sort: readonly [Sort, ...Sort[]];
+  /** The order a list comes in when the query names none: ascending unless said (a log: newest first). */
+  defaultOrder?: (typeof SORT_ORDERS)[number];
   /**
    * Fields only admins write (a partner's type, a website's status, an account's type): anyone
    * else's body has them dropped, so a create stores their default and an update keeps them.
@@ -139,7 +141,7 @@ export const optionalQuery = <T extends z.core.SomeType>(schema: T) =>
   ) as unknown as z.ZodMiniOptional<T>;
 
 /** A whole number from a query string, within bounds. */
-export const queryInt = (min: number, max: number) => z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max)));
+const queryInt = (min: number, max: number) => z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max)));
 
 const withoutDefault = (schema: z.core.SomeType): z.core.$ZodType =>
   schema instanceof z.core.$ZodDefault ? schema._zod.def.innerType : (schema as z.core.$ZodType);

@@ -1,4 +1,4 @@
-import { assign, raise, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import { assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import { toast } from './feedback';
 import { fieldErrors } from '../contract/field-errors';
 import type { Resource } from '../contract/resource';
@@ -171,7 +171,7 @@ const { on: editable } = editor.createStateConfig({
     'record.restore': [
       { guard: 'isNew' },
       { guard: 'restoresOriginal', target: '#editor.editing.form.clean', actions: 'restoreValues' },
-      { target: '#editor.editing.form.dirty', actions: ['restoreValues', raise({ type: 'record.save' })] },
+      { target: '#editor.editing.form.dirty', actions: ['restoreValues', editor.raise({ type: 'record.save' })] },
     ],
   },
 });

@@ -69,7 +69,7 @@ const { readList, fetchList, submit } = unprovidedActors;
 /** The query a list starts with: the first page, sorted by the resource's first sort field, plus what the screen fixes. */
 export function initialListQuery(resource: Resource, query: Partial<ListQuery> = {}): ListQuery {
   // Children in a set order show all at once: a reorder names the whole order (ADR 012).
-  return { page: 1, limit: resource.order ? MAX_ORDERED_CHILDREN : DEFAULT_PAGE_SIZE, sortBy: resource.sort[0], sortOrder: 'asc', ...query } as ListQuery;
+  return { page: 1, limit: resource.order ? MAX_ORDERED_CHILDREN : DEFAULT_PAGE_SIZE, sortBy: resource.sort[0], sortOrder: resource.defaultOrder ?? 'asc', ...query } as ListQuery;
 }
 
 const list = setup({

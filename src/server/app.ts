@@ -27,6 +27,8 @@ import { registerIdempotency } from './http/idempotency';
 import { registerJsonBody } from './http/json-body';
 import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
+import { activityRoutes } from './routes/activity';
+import { recycleBinRoutes } from './routes/recycle-bin';
 import { authRoutes } from './routes/auth';
 import { publicRoutes } from './routes/public';
 import { MODULE_ROUTES } from './modules';
@@ -193,6 +195,9 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   for (const { key } of MODULES) await app.register(MODULE_ROUTES[key], ctx);
   await app.register(seoRoutes, ctx);
   await app.register(teamRoutes, ctx);
+  // After every entry whose changes it shows.
+  await app.register(activityRoutes, ctx);
+  await app.register(recycleBinRoutes, ctx);
   await app.register(publicRoutes, ctx);
 
   const clientDir = config.clientDir;

@@ -29,8 +29,8 @@ export interface SectionRoute {
 }
 
 export interface CmsSection {
-  /** What opens it to a team member: a CMS module's level, or a role flag. */
-  access: { module: CmsModule } | { feature: Feature };
+  /** What opens it to a team member: a CMS module's level, a role flag, or being one of the website's people (its rows narrowed per person: the recycle bin). */
+  access: { module: CmsModule } | { feature: Feature } | { members: true };
   routes: Readonly<Record<string, SectionRoute>>;
   /** The entries its screens change, by name: the sync panel loads their words from `screens`. */
   entries: readonly string[];
@@ -60,8 +60,8 @@ function section(access: CmsSection['access'], base: string, name: MessageDescri
   };
 }
 
-/** The CMS modules and the team, in the order the route table and the dashboard list them. */
-export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
+/** The CMS modules, the team and the recycle bin, in the order the route table and the dashboard list them. */
+export const CMS: Readonly<Record<CmsModule | 'team' | 'recycleBin' | 'activity', CmsSection>> = {
   ...(Object.fromEntries(MODULES.map((module) => [module.key, section({ module: module.key }, module.path, module.name, module)])) as Record<CmsModule, CmsSection>),
   team: section({ feature: 'team' }, 'team', msg`Team`, {
     entries: ['teamMembers', 'teamRoles'],
@@ -75,6 +75,19 @@ export const CMS: Readonly<Record<CmsModule | 'team', CmsSection>> = {
       addRole: { path: '/roles/add', title: msg`Add team role`, page: 'TeamRoleNewPage' },
       editRole: { path: '/roles/edit/:roleId', title: msg`Edit team role`, page: 'TeamRoleEditPage' },
     },
+  }),
+  recycleBin: section({ members: true }, 'recycle-bin', msg`Recycle bin`, {
+    entries: ['recycleBin'],
+    contract: 'recycle-bin',
+    screens: 'recycle-bin',
+    routes: { list: { path: '', page: 'RecycleBinPage' } },
+  }),
+  // Who changed what and when: its log shows each person the changes of what they may list.
+  activity: section({ members: true }, 'activity', msg`Activity`, {
+    entries: [],
+    contract: 'activity',
+    screens: 'activity',
+    routes: { list: { path: '', page: 'ActivityPage' } },
   }),
 };
 

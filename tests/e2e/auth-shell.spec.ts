@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 import { seedAccount, signIn } from './sign-in';
 
-const adminLinks = ['Dashboard', 'Users', 'Partners', 'Websites', 'Languages', 'Admins'];
+const adminLinks = ['Dashboard', 'Users', 'Partners', 'Websites', 'Languages', 'Admins', 'Recycle bin', 'Activity'];
 
 test('an unauthenticated visit lands on /login', async ({ page }) => {
   for (const path of ['/', '/users', '/profile', '/cms/0190a1b2-0000-7000-8000-000000000001/pages', '/verification', '/no/such/page']) {

@@ -43,7 +43,10 @@ export function expected(route: AppRoute, who: Principal, target: Target): Outco
   if (who.kind === 'admin') return 'allowed';
   if (!reaches(who, target)) return 404;
   if (who.kind === 'owner') return 'allowed';
-  return roleAllows(policy, who.role!) ? 'allowed' : 403;
+  if (!roleAllows(policy, who.role!)) return 403;
+  // A row of what their role does not list is one they cannot find.
+  const seenWith = target.seenWith;
+  return seenWith && typeof seenWith === 'object' && !roleAllows(seenWith, who.role!) ? 404 : 'allowed';
 }
 
 /** The roles that tell a policy's callers apart, besides nothing and everything. */

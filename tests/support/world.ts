@@ -1,11 +1,12 @@
-import { eq, getTableColumns, getTableName } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
+import type { Policy } from '../../src/contract/permissions';
 import { fillPath, pathParams, type Resource } from '../../src/contract/resource';
 import { uuidv7 } from '../../src/contract/uuid';
 import { hashToken } from '../../src/server/auth/secrets';
 import type { Store } from '../../src/server/store/open';
-import { contactSubmissions, partners, sessions, users, websites } from '../../src/server/store/schema';
+import { contactSubmissions, partners, recycleBin, revisions, sessions, users, websites } from '../../src/server/store/schema';
 import { tokenFor } from './auth';
 import type { Cast } from './cast';
 import { routeName, type AppRoute, type Registered } from './routes';
@@ -72,6 +73,11 @@ export interface Target {
   owners?: string[];
   /** The rows it names, by entry. */
   rows: Map<string, Row>;
+  /**
+   * An entry any of the website's people reach (`members`) shows each only the rows of what they may
+   * list: the policy a caller must also pass to find the row this target names (a page's revision: the pages' list).
+   */
+  seenWith?: Policy;
 }
 
 export class World {
@@ -155,7 +161,9 @@ export class World {
     if (route.url.startsWith('/api/public/')) websiteId = this.cast.site.A;
     const website = websiteId ? await this.exists(websites, websiteId) : undefined;
     const websiteOwners = website && (await this.ownersOf('websites', website));
-    return { url, version, websiteId, websiteOwners, owners, rows };
+    // An action on such a row (a recycle bin entry's restore) finds it as the entry's routes do.
+    const revised = (entry ? 'members' in entry : true) && typeof last?.tableName === 'string' ? this.resources.find(({ table, options }) => getTableName(table) === last.tableName && !options.rows) : undefined;
+    return { url, version, websiteId, websiteOwners, owners, rows, ...(revised && { seenWith: revised.resource.access.list }) };
   }
 
   /** The accounts whose row this is, for rows that belong to accounts. */
@@ -232,6 +240,24 @@ export class World {
         const res = await this.app.inject({ method: 'POST', url: `/api/cms/media/${websiteId}/upload`, headers: { ...this.admin(), ...image.headers }, payload: image.payload });
         if (res.statusCode !== 201) throw new Error(`media upload: ${res.statusCode} ${res.body}`);
         return (await this.exists(this.tableOf('media'), res.json().data._id))!;
+      }
+      // A change in the activity log: a page's creation.
+      case 'activity':
+      case 'allActivity': {
+        const page = await this.rowOf({ resource: 'pages' }, websiteId, new Map(), false);
+        const [row] = await db.select().from(revisions).where(and(eq(revisions.tableName, getTableName(this.tableOf('pages'))), eq(revisions.recordId, page.id)));
+        return row as unknown as Row;
+      }
+      // A deleted page in the website's recycle bin, a deleted category in the admin area's.
+      case 'recycleBin':
+      case 'adminRecycleBin': {
+        const deleted = this.entry(spec.resource === 'recycleBin' ? 'pages' : 'categories');
+        const record = await this.created(deleted, websiteId, new Map(), {});
+        const url = fillPath(deleted.resource.paths.item, { websiteId, [deleted.resource.itemParam!]: record.id });
+        const res = await this.app.inject({ method: 'DELETE', url, headers: { ...this.admin(), 'if-match': `"${record.version}"` } });
+        if (res.statusCode !== 200) throw new Error(`deleting into the recycle bin: ${res.statusCode} ${res.body}`);
+        const [row] = await db.select().from(recycleBin).where(eq(recycleBin.recordId, record.id));
+        return row as unknown as Row;
       }
       default:
         return this.created(this.entry(spec.resource), websiteId, given, spec.values ?? {});

@@ -23,6 +23,8 @@ export interface ResourceContext {
   rows: SQL | undefined;
   /** Whether a row as the database names its columns (a revision's values) is of this entry's part of the table. */
   owns(stored: Readonly<Record<string, unknown>>): boolean;
+  /** That part as the database names its column (`type` in …): what a query over revisions tells entries of one table apart by. */
+  part?: { column: string; in: readonly string[] };
   ownedThrough: NonNullable<TableOptions['ownedThrough']>;
   /** A column of the table, by its key: each one the entry names was checked to be there. */
   column(key: string): PgColumn;
@@ -75,6 +77,7 @@ export function resourceContext(
     hooks,
     rows: rows && inArray(columns[rows.column]!, [...rows.in]),
     owns: (stored) => !rows || rows.in.includes(stored[columns[rows.column]!.name] as string),
+    ...(rows && { part: { column: columns[rows.column]!.name, in: rows.in } }),
     ownedThrough,
     column: (key) => columns[key]!,
     fieldKeys,

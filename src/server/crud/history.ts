@@ -1,46 +1,15 @@
-import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyRequest } from 'fastify';
-import type { Revision } from '../../contract/history';
-import { messages } from '../../contract/messages';
+import type { Changes } from '../../contract/history';
 import { fileUrl } from '../files/storage';
-import { HttpError } from '../http/errors';
-import { ok } from '../http/reply';
 import { revisions } from '../store/schema';
 import type { ResourceContext } from './context';
-import { itemWhere, parentFound } from './rows';
 import type { Tx, Values } from './types';
 
 type RevisionRow = typeof revisions.$inferSelect;
 
-/** A page of the record's history, newest first (ADR 024); a record the caller cannot see, or that is gone, answers 404. */
-export async function history(context: ResourceContext, request: FastifyRequest) {
-  const { db, table, tableName, column } = context;
-  await parentFound(context, request);
-  const [record] = await db.select({ id: column('id') }).from(table).where(itemWhere(context, request));
-  if (!record) throw new HttpError(404, messages.notFound);
-  const { page, limit } = request.query as { page: number; limit: number };
-  const where = and(eq(revisions.tableName, tableName), eq(revisions.recordId, record.id as string));
-  const [[counted], rows] = await Promise.all([
-    db.select({ total: count() }).from(revisions).where(where),
-    db
-      .select()
-      .from(revisions)
-      .where(where)
-      .orderBy(desc(revisions.createdAt), desc(revisions.id))
-      .limit(limit)
-      .offset((page - 1) * limit),
-  ]);
-  const totalItems = counted?.total ?? 0;
-  const shown = revisionShape(context);
-  return ok(
-    rows.map((row) => shown(row)),
-    { pagination: { currentPage: page, totalPages: Math.max(1, Math.ceil(totalItems / limit)), totalItems, itemsPerPage: limit } },
-  );
-}
-
 /**
- * A revision as the entry shows it: stored column names become its fields, moments ISO 8601, a
+ * A revision's changes and values as the entry shows them: stored column names become its fields, moments ISO 8601, a
  * picture's key its URL; a changed column that is none of its fields is its secret field, named
  * and never shown (the trigger kept its value out), where the entry has one.
  */
@@ -60,26 +29,19 @@ export function revisionShape({ resource, table, shownKeys, instants, image }: R
     if (image && imageColumn && stored && imageColumn in stored) fields[image.field] = fileUrl(stored[imageColumn] as string | null);
     return fields;
   };
-  return (row: RevisionRow): Revision => {
-    const base = {
-      _id: row.id,
-      action: row.action as Revision['action'],
-      at: row.createdAt.toISOString(),
-      version: row.recordVersion,
-      actor: { kind: row.actorKind as Revision['actor']['kind'], name: row.actorName, device: row.device },
-    };
+  return (row: RevisionRow): { changes: Changes; values: Values } => {
     // A new order of the record's children: the order field's ids before and after, nothing to restore.
     if (row.action === 'reorder') {
       const [field] = row.changed;
-      return { ...base, changes: [{ field: field!, before: (row.previous as Values)[field!], after: (row.values as Values)[field!] }], values: {} };
+      return { changes: [{ field: field!, before: (row.previous as Values)[field!], after: (row.values as Values)[field!] }], values: {} };
     }
     const after = fieldsOf(row.values as Values);
     const before = fieldsOf(row.previous as Values | null);
     const changedKeys = row.changed.map((name) => (name === imageColumn ? image!.field : keyOf.get(name))).filter((key): key is string => key !== undefined);
-    const changes: Revision['changes'] = [...new Set(changedKeys)].filter((key) => shown.has(key)).map((field) => ({ field, before: before[field], after: after[field] }));
+    const changes: Changes = [...new Set(changedKeys)].filter((key) => shown.has(key)).map((field) => ({ field, before: before[field], after: after[field] }));
     const secretChanged = row.changed.some((name) => !shown.has(keyOf.get(name) ?? '') && name !== imageColumn);
     if (secretChanged) changes.push(...secrets.map((field) => ({ field, secret: true as const })));
-    return { ...base, changes, values: after };
+    return { changes, values: after };
   };
 }
 

@@ -3,14 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '../../contract/envelope';
-import { HistoryQuerySchema, historyPath, RevisionSchema } from '../../contract/history';
 import { MAX_ORDERED_CHILDREN, pathParams, StatsSchema, type Operation, type Resource } from '../../contract/resource';
 import type { ServerContext } from '../context';
 import type { Policy, WebsiteSource } from '../policy';
 import { missOrConflict, toEntity } from './answer';
 import { resourceContext, type ResourceContext } from './context';
 import type { ResourceHooks } from './hooks';
-import { history } from './history';
 import { get, list, stats } from './read';
 import { reorder } from './reorder';
 import type { ResourceRoutes, TableOptions } from './types';
@@ -19,6 +17,7 @@ import { create, remove, save, update } from './write';
 
 export { entryOfRow, type RegisteredEntries, type ResourceContext } from './context';
 export { revisionShape } from './history';
+export { restoreTransaction } from './recycle-bin';
 export { composeHooks, type HookContext, type ResourceHooks } from './hooks';
 export type { ResourceRoutes, Row, TableOptions, Tx } from './types';
 export { expectedVersion } from './write';
@@ -86,19 +85,9 @@ export function registerResource(
     }
     route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
   }
-  // Its history reads like the record itself: the same policy, the same website.
-  const revisionsPath = historyPath(itemPath);
-  route.get(
-    revisionsPath,
-    {
-      config: config('get', revisionsPath, listPath && sameShape(listPath, itemPath) ? { from: 'row', param: resource.itemParam!, table } : undefined),
-      schema: { ...paramsSchema(revisionsPath), querystring: HistoryQuerySchema, response: { 200: successSchema(z.array(RevisionSchema)) } },
-    },
-    (request) => history(context, request),
-  );
+  const has = (operation: Operation) => !resource.operations || resource.operations.includes(operation);
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
-  const has = (operation: Operation) => !resource.operations || resource.operations.includes(operation);
   if (!lasting && !resource.createdBy && has('create')) {
     route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
   }

@@ -49,7 +49,7 @@ export async function list(context: ResourceContext, request: FastifyRequest, na
     .map((key) => eq(column(key), query[key]));
   const ids = query.ids ? inArray(column('id'), query.ids.filter((id) => isUuid(id))) : undefined;
   const where = and(visible ? visibleRows(context, request).where : rows, narrower, hooks.narrow?.(request), search, ids, ...filters);
-  const order = query.sortOrder === 'desc' ? desc : asc;
+  const order = (query.sortOrder ?? (query.sortBy === undefined ? resource.defaultOrder : undefined)) === 'desc' ? desc : asc;
   // Text sorts alphabetically for people, with the same expression its index is built on.
   const sorted = sortKey(column(query.sortBy ?? resource.sort[0]));
   // Two indexed queries side by side: the page stops after `limit` rows, the count reads an index
@@ -77,7 +77,9 @@ export async function list(context: ResourceContext, request: FastifyRequest, na
 
 export async function get(context: ResourceContext, request: FastifyRequest, reply: FastifyReply) {
   await parentFound(context, request);
-  const [row] = (await context.db.select().from(context.table).where(itemWhere(context, request))) as Row[];
+  // An entry any of the website's people reach narrows each caller's rows in its hook: a record by its id too.
+  const narrowed = 'members' in context.resource ? context.hooks.narrow?.(request) : undefined;
+  const [row] = (await context.db.select().from(context.table).where(and(itemWhere(context, request), narrowed))) as Row[];
   if (!row) throw new HttpError(404, messages.notFound);
   tag(reply, row);
   return ok(toEntity(context, request, row));

@@ -9,6 +9,7 @@ import { ok } from '../http/reply';
 import { caller, principal } from '../policy';
 import { missOrConflict, say, tag, toEntity } from './answer';
 import { guarded } from './constraints';
+import { intoRecycleBin } from './recycle-bin';
 import type { ResourceContext } from './context';
 import type { HookContext } from './hooks';
 import { itemWhere, parentFound, visibleRows } from './rows';
@@ -82,9 +83,10 @@ export async function save(context: ResourceContext, request: FastifyRequest, re
 }
 
 export async function remove(context: ResourceContext, request: FastifyRequest) {
-  const { table, hooks, image, column } = context;
+  const { resource, table, hooks, image, column } = context;
   await parentFound(context, request);
-  const where = itemWhere(context, request);
+  // An entry any of the website's people reach narrows each caller's rows in its hook: a row they cannot see is unknown (404), as its read answers.
+  const where = and(itemWhere(context, request), 'members' in resource ? hooks.narrow?.(request) : undefined);
   const version = expectedVersion(request);
   const row = await guarded(context, request, 'delete', () =>
     transact(context, async (tx) => {
@@ -92,6 +94,8 @@ export async function remove(context: ResourceContext, request: FastifyRequest) 
         .delete(table)
         .where(and(where, eq(column('version'), version)))
         .returning()) as Row[];
+      // Into the recycle bin before its hooks run, so its children are what the delete itself took along.
+      if (deleted) await intoRecycleBin(context, tx, deleted);
       if (deleted && hooks.afterDelete) await hooks.afterDelete(deleted, hookContext(request, tx));
       return deleted;
     }),

@@ -1,4 +1,5 @@
-import { lt, or } from 'drizzle-orm';
+import { lt, or, sql } from 'drizzle-orm';
+import { RECYCLE_BIN_DAYS } from '../../contract/resources/recycle-bin';
 import { DEVICE_TTL_MS } from '../auth/known-devices';
 import { ABSOLUTE_TIMEOUT_MS, IDLE_TIMEOUT_MS } from '../auth/sessions';
 import { IDEMPOTENCY_TTL_MS } from '../http/idempotency';
@@ -10,7 +11,9 @@ const DAY_MS = 24 * 3600_000;
 /**
  * Deletes what can never matter again: rate-limit windows over a day old, PIN challenges a day
  * past their life, sessions that ended (by age, idleness, or revocation a day ago), and
- * idempotency keys past their 7 days, devices not signed in on for a year (auth/known-devices.ts).
+ * idempotency keys past their 7 days, devices not signed in on for a year (auth/known-devices.ts),
+ * and the recycle bin's entries past RECYCLE_BIN_DAYS with the records they kept (their delete
+ * revisions): one statement, so several instances pruning at once each purge what is there.
  */
 export async function pruneExpired(db: Db, now: Date): Promise<void> {
   const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -18,6 +21,9 @@ export async function pruneExpired(db: Db, now: Date): Promise<void> {
   await db.delete(pinChallenges).where(lt(pinChallenges.expiresAt, ago(DAY_MS)));
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, ago(IDEMPOTENCY_TTL_MS)));
   await db.delete(knownDevices).where(lt(knownDevices.lastSignInAt, ago(DEVICE_TTL_MS)));
+  await db.execute(sql`
+    with purged as (delete from recycle_bin where created_at < ${ago(RECYCLE_BIN_DAYS * DAY_MS).toISOString()}::timestamptz returning tx)
+    delete from revisions where action = 'delete' and tx in (select tx from purged)`);
   await db
     .delete(sessions)
     .where(

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { use, useMemo } from 'react';
-import { useParams } from 'wouter';
+import { Link, useParams } from 'wouter';
 import { CMS_SECTIONS, withRecord, type CmsSection } from '../cms-modules';
 import type { PageProps } from '../page';
 import { useSession } from '../../api/session';
@@ -86,7 +86,16 @@ export function CmsDashboardPage({ title }: PageProps) {
     <ResourceStoreProvider store={resourceStore}>
       <section className={styles.page}>
         <BackLink href={`/websites/${websiteId}`}>{i18n._(msg`Website dashboard`)}</BackLink>
-        <h1 className={styles.title}>{i18n._(title)}</h1>
+        <div className={styles.head}>
+          <h1 className={styles.title}>{i18n._(title)}</h1>
+          {/* Any of the website's people: each sees there what their role lists. */}
+          <Link href={`/cms/${websiteId}/recycle-bin`} className={styles.link}>
+            {i18n._(msg`Recycle bin`)}
+          </Link>
+          <Link href={`/cms/${websiteId}/activity`} className={styles.link}>
+            {i18n._(msg`Activity`)}
+          </Link>
+        </div>
         {areas.length === 0 ? (
           <p className={styles.muted}>{i18n._(msg`Your role opens no part of this website’s content.`)}</p>
         ) : (

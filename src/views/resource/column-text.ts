@@ -1,15 +1,20 @@
 import type { I18n } from '@lingui/core';
-import { dateFormat, formatMoney, languageName } from '../../components/intl-formats';
+import { dateFormat, dateTimeFormat, formatMoney, languageName } from '../../components/intl-formats';
 import type { Row } from '../../db/resource-store';
 import type { Column } from './screen';
 import type { OptionLists } from './use-option-lists';
 
 /** What a screen's column shows of a row, in words: a list's cell, a card's line, a record page's value. */
-export function cellText(column: Column, row: Row, options: OptionLists, i18n: I18n): string {
+export function cellText(column: Column, row: Row, options: OptionLists, i18n: I18n, changes?: (row: Row) => string): string {
   const value = row[column.key];
   switch (column.format) {
     case 'date':
       return typeof value === 'string' ? dateFormat(i18n.locale).format(new Date(value)) : '';
+    case 'datetime':
+      return typeof value === 'string' ? dateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value)) : '';
+    case 'changes':
+      // Its words need the entry's screen (resource-list-page.tsx useChangeTexts): without them, nothing rather than a key.
+      return changes?.(row) ?? '';
     case 'count':
       return String(value && typeof value === 'object' ? Object.keys(value).length : 0);
     case 'languages': {
@@ -35,6 +40,6 @@ export function cellText(column: Column, row: Row, options: OptionLists, i18n: I
     case 'image':
       return '';
     default:
-      return column.text ? column.text(row) : String(value ?? '');
+      return column.text ? column.text(row, i18n) : String(value ?? '');
   }
 }

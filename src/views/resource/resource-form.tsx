@@ -17,11 +17,12 @@ import { FIELD_KINDS, preloadFieldKinds, type FieldInputProps } from './field-ki
 import { OfflineNote } from './offline-note';
 import { BackLink } from './back-link';
 import styles from './resource.module.css';
-import { blankValues, fieldSources, optionSources, type Field, type OptionSource, type ResourceScreen } from './screen';
+import { blankValues, fieldSources, optionSources, type Field, type ResourceScreen } from './screen';
 import { useResourceStore } from './store-context';
 import { fieldText, sameValue } from './field-text';
 import { registerScreens, useScreenWords } from './screen-registry';
-import { useRecordNames } from './use-record-names';
+import { RecordHistory } from './record-history';
+import { useValueNames } from './use-record-names';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useBoundResource } from './use-bound-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
@@ -187,6 +188,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
           </Button>
         )}
       </div>
+      {!context.isNew && <RecordHistory actor={actor} fields={fields} options={options} />}
     </form>
   );
 }
@@ -213,12 +215,7 @@ export function ConflictAlert({ actor, fields, options }: ConflictAlertProps) {
   const known = useScreenWords([resource.name])(resource.name);
   const compared = fields ?? known?.fields.filter((spec) => spec.name in values) ?? [];
   const differing = theirs ? compared.filter((spec) => !sameValue(theirs[spec.name], values[spec.name])) : [];
-  const held = useRecordNames([{ fields: differing, values: [theirs, values] }]);
-  const listed = (source: OptionSource, id: string) => options?.[source.resource.name]?.find((option) => option.value === id && !option.missing)?.label;
-  const name = (source: OptionSource, id: string) => {
-    const own = held(source, id);
-    return own || (listed(source, id) ?? own);
-  };
+  const name = useValueNames([{ fields: differing, values: [theirs, values] }], options);
   const words = { i18n, name, currency: String(values.currency ?? theirs?.currency ?? loaded?.currency ?? 'EUR') };
   return (
     <section className={styles.conflict} role="alert" aria-labelledby={titleId}>

@@ -1,10 +1,11 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
-import { CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { lazy, Suspense, useId, useMemo, useState, type ReactNode } from 'react';
-import { Link } from 'wouter';
-import { useConfirm } from '../../machines/feedback';
+import { ArchiveRestore, CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Link, useParams } from 'wouter';
+import { useConfirm, useToast } from '../../machines/feedback';
+import { reasonOf } from '../../machines/reason';
 import { useSession } from '../../api/session';
 import { AddressBreaks } from '../../components/address-breaks';
 import { DataTable, type DataColumn } from '../../components/data-table';
@@ -24,7 +25,7 @@ import { MediaPicture } from '../../components/media-picture';
 import { ResourceFormDialog } from './resource-form';
 import { BackLink } from './back-link';
 import styles from './resource.module.css';
-import { fieldSources, optionSources, type Column, type ResourceScreen } from './screen';
+import { fieldSources, optionSources, type Column, type Filter, type ResourceScreen, type RowAction } from './screen';
 import { useResourceStore } from './store-context';
 import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useBoundResource } from './use-bound-resource';
@@ -32,6 +33,9 @@ import { useScreenRoutes } from './use-screen-routes';
 import { useStatFigures } from './use-stats';
 import { useRefreshOnSync } from './use-list-page';
 import { cellText } from './column-text';
+import { useChangeTexts } from './use-change-texts';
+import type { SelectOption } from '../../components/searchable-select';
+import { dateFormat } from '../../components/intl-formats';
 
 interface ResourceListPageProps {
   screen: ResourceScreen;
@@ -58,7 +62,10 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   const { t, i18n } = useLingui();
   const store = useResourceStore();
   const { user } = useSession();
-  const { confirmDelete } = useConfirm();
+  const { confirm, confirmDelete } = useConfirm();
+  const toast = useToast();
+  const params = useParams<Record<string, string>>();
+  const [acting, setActing] = useState(false);
   const resource = useBoundResource(screen.resource);
   const start = { ...fixed, ...(screen.pageSize ? { limit: screen.pageSize } : {}) };
   // The device's copy is read from the first render on, not from the machine's start after the first paint.
@@ -100,6 +107,8 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   }, [screen, page, fixed, query]);
   const { lists: options, search: searchOptions } = useOptionLists(sources, wanted);
   const open = useMemo(() => (screen.filters ?? []).filter((filter) => !fixed || !(filter.key in fixed)), [screen, fixed]);
+  const loaded = useLoadedChoices(screen.filters);
+  const changeText = useChangeTexts(screen.columns, page?.items);
 
   // The header's search box and filter panel drive this list (spec §2).
   const controls = useMemo<ListControls>(
@@ -111,12 +120,24 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
         label: i18n._(filter.label),
         ...('source' in filter
           ? { options: options[filter.source.resource.name] ?? [], onSearch: (text: string) => searchOptions(filter.source.resource.name, text) }
-          : { options: filter.choices.map((choice) => ({ value: choice.value, label: i18n._(choice.label) })) }),
+          : 'choices' in filter
+            ? { options: filter.choices.map((choice) => ({ value: choice.value, label: i18n._(choice.label) })) }
+            : 'load' in filter
+              ? { options: loaded[filter.key] ?? [] }
+              : { options: [], day: true }),
       })),
-      values: Object.fromEntries(open.map((filter) => [filter.key, query[filter.key] === undefined ? undefined : String(query[filter.key])])),
-      onFilter: (key, value) => actor.send({ type: 'list.filter', key, value }),
+      values: Object.fromEntries(
+        open.map((filter) => {
+          const value = query[filter.key];
+          return [filter.key, value === undefined ? undefined : 'day' in filter ? dayOf(String(value)) : String(value)];
+        }),
+      ),
+      onFilter: (key, value) => {
+        const filter = open.find((candidate) => candidate.key === key);
+        actor.send({ type: 'list.filter', key, value: value && filter && 'day' in filter ? momentOf(value, filter.day) : value });
+      },
     }),
-    [actor, i18n, open, options, searchOptions, query, searchText],
+    [actor, i18n, open, options, loaded, searchOptions, query, searchText],
   );
   useListControls(controls);
 
@@ -126,7 +147,24 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
     if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });
   }
 
-  const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n, routes?.view));
+  /** A screen's own row action: asked first where it says so, its outcome told by the toast it shows or the problem, then the list read again. */
+  async function act(action: RowAction, row: Row) {
+    const name = titleOf(resource, row);
+    if (action.confirm && !(await confirm({ message: i18n._(action.confirm(name)), confirmText: i18n._(action.label(name)), cancelText: t`Cancel` }))) return;
+    setActing(true);
+    try {
+      await action.run(row, params);
+      actor.send({ type: 'list.refresh' });
+    } catch (refused) {
+      toast.error(reasonOf(refused));
+    } finally {
+      setActing(false);
+    }
+  }
+  const rowActions = screen.rowActions ?? [];
+  const mayDelete = (row: Row) => may.delete && (screen.deletion?.allowed?.(row, user) ?? true);
+
+  const columns = screen.columns.map((column, index) => toDataColumn(column, index === 0, options, i18n, routes?.view, (row) => changeText(column, row)));
   // The server's figures (spec §2 stats boxes) where the entry has them: new ones, and per status.
   const figures = useStatFigures(resource, screen.filters ?? []);
   const stats: Stat[] = [
@@ -141,7 +179,11 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
         value:
           'source' in filter
             ? (options[filter.source.resource.name]?.find((option) => option.value === fixed?.[filter.key])?.label ?? '…')
-            : i18n._(filter.choices.find((choice) => choice.value === fixed?.[filter.key])?.label ?? filter.label),
+            : 'choices' in filter
+              ? i18n._(filter.choices.find((choice) => choice.value === fixed?.[filter.key])?.label ?? filter.label)
+              : 'load' in filter
+                ? (loaded[filter.key]?.find((option) => option.value === fixed?.[filter.key])?.label ?? '…')
+                : dateFormat(i18n.locale).format(new Date(fixed?.[filter.key] ?? '')),
       })),
     ...figures,
   ];
@@ -160,11 +202,18 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
               <Pencil aria-hidden size={18} />
             </button>
           ))}
-        {may.delete && (
+        {rowActions
+          .filter((action) => action.allowed?.(row, user) ?? true)
+          .map((action) => (
+            <button key={action.key} type="button" className={styles.iconAction} aria-label={i18n._(action.label(name))} title={i18n._(action.label(name))} disabled={acting} onClick={() => void act(action, row)}>
+              <ArchiveRestore aria-hidden size={18} />
+            </button>
+          ))}
+        {mayDelete(row) && (
           <button
             type="button"
             className={`${styles.iconAction} ${styles.danger}`}
-            aria-label={t`Delete ${name}`}
+            aria-label={screen.deletion ? i18n._(screen.deletion.label(name)) : t`Delete ${name}`}
             disabled={deleting}
             onClick={() => void remove(row)}
           >
@@ -229,7 +278,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
                 caption={i18n._(title)}
                 columns={columns}
                 rows={page.items}
-                actions={may.update || may.delete ? actions : undefined}
+                actions={may.update || may.delete || rowActions.length > 0 ? actions : undefined}
                 empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
                 nameOf={(row) => titleOf(resource, row)}
                 // The rows show the new order already; the sync's end refreshes the list (useRefreshOnSync).
@@ -243,7 +292,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
               rows={page.items}
               busy={loading && !refreshing}
               sort={{ by: query.sortBy, order: query.sortOrder, onSort: (sortBy, sortOrder) => actor.send({ type: 'list.sort', sortBy, sortOrder }) }}
-              actions={may.update || may.delete ? actions : undefined}
+              actions={may.update || may.delete || rowActions.length > 0 ? actions : undefined}
               empty={narrowed ? <Trans>No {items} match your search.</Trans> : <Trans>No {items} yet.</Trans>}
             />
           )}
@@ -275,6 +324,39 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   );
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The day (`2026-11-20`) a moment falls on in the device's time zone: what a day filter shows. */
+const dayOf = (moment: string) => {
+  const at = new Date(moment);
+  return Number.isNaN(at.getTime()) ? '' : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+};
+/** The moment a day starts or ends in the device's time zone: what a day filter asks the server for. */
+const momentOf = (day: string, end: 'start' | 'end') => new Date(`${day}T${end === 'start' ? '00:00:00.000' : '23:59:59.999'}`).toISOString();
+
+const NO_FILTERS: readonly Filter[] = [];
+
+/** The choices of the filters that load theirs (`load`), with the route's parameters; none while they load or when they failed. */
+function useLoadedChoices(filters: readonly Filter[] = NO_FILTERS): Readonly<Record<string, readonly SelectOption[]>> {
+  const params = useParams<Record<string, string>>();
+  const [loaded, setLoaded] = useState<Readonly<Record<string, readonly SelectOption[]>>>({});
+  const key = JSON.stringify(params);
+  useEffect(() => {
+    let live = true;
+    for (const filter of filters) {
+      if (!('load' in filter)) continue;
+      filter.load(JSON.parse(key) as Record<string, string>).then(
+        (choices) => live && setLoaded((all) => ({ ...all, [filter.key]: choices })),
+        // Offline or refused: the filter offers nothing, the list still works.
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [filters, key]);
+  return loaded;
+}
+
 // dnd-kit loads with the first ordered list, not with every list.
 const OrderedRows = lazy(() => import('./ordered-rows'));
 
@@ -284,8 +366,8 @@ type I18n = ReturnType<typeof useLingui>['i18n'];
  * A screen's column as the table shows it; the first one also marks rows not yet on the server
  * and, where records have a page of their own (`view`), leads there.
  */
-function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n, view?: (id: string) => string): DataColumn<Row> {
-  const text = (row: Row) => cellText(column, row, options, i18n);
+function toDataColumn(column: Column, first: boolean, options: OptionLists, i18n: I18n, view?: (id: string) => string, changes?: (row: Row) => string): DataColumn<Row> {
+  const text = (row: Row) => cellText(column, row, options, i18n, changes);
   const plain = column.format === undefined || column.format === 'text';
   const link = (plain ? column.link : undefined) ?? (first && view ? (row: Row) => view(row.id) : undefined);
   return {

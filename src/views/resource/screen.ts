@@ -1,6 +1,7 @@
-import type { MessageDescriptor } from '@lingui/core';
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import { z } from 'zod/mini';
 import type { Resource } from '../../contract/resource';
+import type { SessionUser } from '../../api/session';
 import type { Row } from '../../db/resource-store';
 
 /** Choices that are the records of another resource (a subcategory's category). */
@@ -21,8 +22,15 @@ export type Column =
    * Text; `link` makes it lead somewhere (a category to its subcategories); `text` shows more
    * than the one field (a person's first and last name).
    */
-  | (ColumnBase & { format?: 'text'; sortable?: boolean; link?: (row: Row) => string; text?: (row: Row) => string })
-  | (ColumnBase & { format: 'date'; sortable?: boolean })
+  | (ColumnBase & { format?: 'text'; sortable?: boolean; link?: (row: Row) => string; text?: (row: Row, i18n: I18n) => string })
+  /** A day; `datetime`: a day and its time (a change in the activity log). */
+  | (ColumnBase & { format: 'date' | 'datetime'; sortable?: boolean })
+  /**
+   * What a change changed, in words (`[{ field, before, after }]`, contract/history.ts): each field by
+   * its label and its values as its form shows them (money, yes or no, a record by its name), from
+   * the screen words of the entry the row's `entry` field names; never a field's key.
+   */
+  | (ColumnBase & { format: 'changes'; entry: string })
   /** How many entries a list or map holds (a contact form's fields). */
   | (ColumnBase & { format: 'count' })
   /** The languages a map of names per language (`{ de: { name } }`) has a name in, by their names ("German"). */
@@ -89,8 +97,15 @@ export type Field =
   /** One of `choices` for each of `keys`, kept as one map (a team role's level per CMS module: `{ pages: 'edit' }`). */
   | { name: string; label: MessageDescriptor; kind: 'choiceMap'; keys: readonly Choice[]; choices: readonly Choice[] };
 
-/** An equality filter of the list query, offered in the header's filter panel: records of a source, or fixed choices. */
-export type Filter = { key: string; label: MessageDescriptor } & ({ source: OptionSource } | { choices: readonly Choice[] });
+/** What a filter's choices are loaded with: the route's parameters (`{ websiteId }`) in, each choice's value and words out. */
+export type ChoiceLoader = (params: Readonly<Record<string, string>>) => Promise<readonly { value: string; label: string }[]>;
+
+/**
+ * A filter of the list query, offered in the header's filter panel: an equality filter over records
+ * of a source, fixed choices, or choices a call answers (`load`: the people in an activity log); or a
+ * day (`day`: the query holds the moment it starts or ends in the device's time zone, a range's two ends).
+ */
+export type Filter = { key: string; label: MessageDescriptor } & ({ source: OptionSource } | { choices: readonly Choice[] } | { load: ChoiceLoader } | { day: 'start' | 'end' });
 
 /** One resource's list and form screens, as data. */
 export interface ResourceScreen {
@@ -110,6 +125,23 @@ export interface ResourceScreen {
   schemaDefaults?: boolean;
   /** Rows on one page of the list; a short set read as a whole (a website's allergens) shows on one. */
   pageSize?: number;
+  /** What a row offers beside edit and delete (a recycle bin's Restore), each where the person may. */
+  rowActions?: readonly RowAction[];
+  /** A delete that is more than one (a recycle bin's "Delete permanently"): its words, and per row whether the person may. */
+  deletion?: { label: (name: string) => MessageDescriptor; allowed?: (row: Row, user: SessionUser | null) => boolean };
+}
+
+/**
+ * A button on each row of a list: `run` does it (the app's one toast says how it went) and the list
+ * is read again; `confirm`, a question asked first with the app's one confirm dialog.
+ */
+export interface RowAction {
+  key: string;
+  label: (name: string) => MessageDescriptor;
+  icon: 'restore';
+  allowed?: (row: Row, user: SessionUser | null) => boolean;
+  confirm?: (name: string) => MessageDescriptor;
+  run: (row: Row, params: Readonly<Record<string, string>>) => Promise<void>;
 }
 
 /** A field's value in an empty form. */

@@ -3,7 +3,8 @@ import { useCallback } from 'react';
 import type { Resource } from '../../contract/resource';
 import { heldRecords, uploadNames } from '../../db/device-store';
 import { recordName, sourceOf, type ValueWords } from './field-text';
-import type { Field } from './screen';
+import type { Field, OptionSource } from './screen';
+import type { OptionLists } from './use-option-lists';
 
 /** Values and the fields they are read with: a change's, a conflict's two versions. */
 export interface NamedUse {
@@ -48,5 +49,20 @@ export function useRecordNames(uses: readonly NamedUse[]): ValueWords['name'] {
       return row ? recordName(source, row) : (of?.uploads.get(id) ?? null);
     },
     [held],
+  );
+}
+
+/**
+ * useRecordNames, and where this device holds no such record, the name a form's choices give it (a
+ * record named so even before this device holds it): what a conflict and a history name values by.
+ */
+export function useValueNames(uses: readonly NamedUse[], options?: OptionLists): ValueWords['name'] {
+  const held = useRecordNames(uses);
+  return useCallback<ValueWords['name']>(
+    (source: OptionSource, id: string) => {
+      const own = held(source, id);
+      return own || (options?.[source.resource.name]?.find((option) => option.value === id && !option.missing)?.label ?? own);
+    },
+    [held, options],
   );
 }

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { SlidersHorizontal } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { SlidersHorizontal, X } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
 import { SearchableSelect } from '../../components/searchable-select';
+import selectStyles from '../../components/searchable-select.module.css';
 import { useDismiss } from '../../components/use-dismiss';
 import styles from './header.module.css';
-import type { ListControls } from './list-controls';
+import type { ListControls, ListFilter } from './list-controls';
 
 interface FilterPanelProps {
   controls: ListControls | null;
@@ -44,7 +45,10 @@ export function FilterPanel({ controls, open, onOpenChange }: FilterPanelProps) 
           <Trans>Filters</Trans>
         </h2>
         {controls && filters.length > 0 ? (
-          filters.map((filter) => (
+          filters.map((filter) =>
+            filter.day ? (
+              <DayFilter key={filter.key} filter={filter} value={controls.values[filter.key] ?? ''} onChange={(value) => controls.onFilter(filter.key, value)} />
+            ) : (
             <SearchableSelect
               key={filter.key}
               label={filter.label}
@@ -55,13 +59,36 @@ export function FilterPanel({ controls, open, onOpenChange }: FilterPanelProps) 
               open={openFilter === filter.key}
               onOpenChange={(next) => setOpenFilter(next ? filter.key : null)}
             />
-          ))
+            ),
+          )
         ) : (
           <p className={styles.muted}>
             <Trans>No filters available</Trans>
           </p>
         )}
       </section>
+    </div>
+  );
+}
+
+/** A day of a range (from, to): the device's own date picker, and a button that clears it. */
+function DayFilter({ filter, value, onChange }: { filter: ListFilter; value: string; onChange: (value: string | null) => void }) {
+  const { t } = useLingui();
+  const id = useId();
+  const { label } = filter;
+  return (
+    <div className={selectStyles.select}>
+      <label htmlFor={id} className={selectStyles.label}>
+        {label}
+      </label>
+      <div className={selectStyles.row}>
+        <input id={id} type="date" className={selectStyles.trigger} value={value} onChange={(event) => onChange(event.target.value || null)} />
+        {value && (
+          <button type="button" className={selectStyles.clear} aria-label={t`Clear ${label}`} onClick={() => onChange(null)}>
+            <X aria-hidden size={18} />
+          </button>
+        )}
+      </div>
     </div>
   );
 }

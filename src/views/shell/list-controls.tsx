@@ -7,6 +7,8 @@ export interface ListFilter {
   options: readonly SelectOption[];
   /** Asks the server for the options matching what was typed (more than a page may exist). */
   onSearch?: (text: string) => void;
+  /** A day instead of options: its value is the day (`2026-11-20`). */
+  day?: boolean;
 }
 
 /** What a list screen lends the header: its search text and its filters, both owned by the screen. */

@@ -17,7 +17,7 @@ const summary = (links: ReturnType<typeof navLinks>) => links.map((link) => `${l
 
 describe('navLinks', () => {
   it('gives an admin (by type or by role) the admin area', () => {
-    const expected = ['Dashboard /', 'Users /users', 'Partners /partners', 'Websites /websites', 'Languages /languages', 'Admins /admins'];
+    const expected = ['Dashboard /', 'Users /users', 'Partners /partners', 'Websites /websites', 'Languages /languages', 'Admins /admins', 'Recycle bin /recycle-bin', 'Activity /activity'];
     expect(summary(navLinks(user({ type: 'admin', role: 'admin' }), []))).toEqual(expected);
     expect(summary(navLinks(user({ type: 'user', role: 'admin' }), []))).toEqual(expected);
   });

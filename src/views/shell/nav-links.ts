@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro';
 import type { SessionUser } from '../../api/session';
 import { hasFeature, isAdmin } from '../../contract/permissions';
 
-export type NavIcon = 'dashboard' | 'users' | 'partners' | 'websites' | 'languages' | 'admins' | 'cms' | 'seo' | 'team' | 'settings';
+export type NavIcon = 'dashboard' | 'users' | 'partners' | 'websites' | 'languages' | 'admins' | 'recycleBin' | 'activity' | 'cms' | 'seo' | 'team' | 'settings';
 
 export interface NavLink {
   href: string;
@@ -18,6 +18,8 @@ const label = {
   websites: msg`Websites`,
   languages: msg`Languages`,
   admins: msg`Admins`,
+  recycleBin: msg`Recycle bin`,
+  activity: msg`Activity`,
   cms: msg`CMS`,
   seo: msg`SEO`,
   team: msg`Team`,
@@ -41,6 +43,8 @@ export function navLinks(user: SessionUser, partnerIds: readonly string[]): NavL
       link('websites', '/websites'),
       link('languages', '/languages'),
       link('admins', '/admins'),
+      link('recycleBin', '/recycle-bin'),
+      link('activity', '/activity'),
     ];
   }
   const site = user.websiteId;

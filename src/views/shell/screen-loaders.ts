@@ -19,6 +19,7 @@ const cmsLoaders = CMS_SECTIONS.flatMap(({ entries, screens }) =>
 export const SCREEN_LOADERS: Readonly<Record<string, Loader>> = {
   ...Object.fromEntries(cmsLoaders),
   seo: () => import('../cms/seo').then((m) => [m.seoScreen]),
+  adminRecycleBin: () => import('../cms/recycle-bin').then((m) => [m.adminRecycleBinScreen]),
   websites: () => import('../websites/websites').then((m) => [m.ownWebsitesScreen, m.adminWebsitesScreen]),
   partners: () => import('../partners/partners').then((m) => [m.ownPartnersScreen, m.adminPartnersScreen]),
   users: () => import('../admin/accounts').then((m) => [m.usersScreen]),

@@ -91,7 +91,7 @@ describe('Shell', () => {
   it('gives an admin the admin sidebar and marks the section on show', () => {
     renderShell(sessionUser(), '/users/edit/1');
 
-    expect(navLinks()).toEqual(['Dashboard /', 'Users /users', 'Partners /partners', 'Websites /websites', 'Languages /languages', 'Admins /admins']);
+    expect(navLinks()).toEqual(['Dashboard /', 'Users /users', 'Partners /partners', 'Websites /websites', 'Languages /languages', 'Admins /admins', 'Recycle bin /recycle-bin', 'Activity /activity']);
     expect(screen.getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByRole('link', { name: 'Dashboard' }).hasAttribute('aria-current')).toBe(false);
     expect(fetchMock).not.toHaveBeenCalledWith('/api/partners/my-partners', expect.anything());

@@ -9,3 +9,4 @@ export * from './cms';
 export * from './gastro';
 export * from './contact-forms';
 export * from './revisions';
+export * from './recycle-bin';

@@ -36,5 +36,12 @@ export const revisions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().default(sql`clock_timestamp()`),
   },
-  (t) => [index('revisions_record_idx').on(t.tableName, t.recordId, t.createdAt), index('revisions_website_idx').on(t.websiteId, t.createdAt)],
+  (t) => [
+    // A record's history (the activity filtered to it), a website's activity, everyone's (admins): newest first, a page at a time.
+    index('revisions_record_idx').on(t.recordId, t.createdAt),
+    index('revisions_website_idx').on(t.websiteId, t.createdAt),
+    index('revisions_created_idx').on(t.createdAt),
+    // A transaction's changes: what the recycle bin restores or purges (ADR 025).
+    index('revisions_tx_idx').on(t.tx),
+  ],
 );
