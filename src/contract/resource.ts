@@ -244,6 +244,9 @@ export function defineResource<
 /** Any resource. Its query's shape follows the entry's filters, so all that resources share there is "an object schema". */
 export type Resource = Omit<ReturnType<typeof defineResource<Shape, Shape, string, Shape, Shape>>, 'query'> & { query: z.ZodMiniObject };
 
+/** Whether the entry has a route for this operation (`operations`; unset: all five). */
+export const offers = (resource: Pick<Resource, 'operations'>, operation: Operation): boolean => !resource.operations || resource.operations.includes(operation);
+
 /** Whether an export of a contract file is a registry entry (a file also holds actions and schemas). */
 export const isResource = (value: unknown): value is Resource => typeof value === 'object' && value !== null && 'paths' in value && 'access' in value && 'name' in value;
 export type EntityOf<R extends Resource> = z.infer<R['entity']>;

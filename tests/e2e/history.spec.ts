@@ -30,7 +30,7 @@ async function savePrice(page: Page, server: E2EServer, websiteId: string, typed
 
 /** The dish's whole form, its history opened; its changes, newest first, as their lines read. */
 async function openHistory(page: Page) {
-  await page.getByRole('link', { name: 'Alle Details' }).tap();
+  await page.getByRole('link', { name: 'Alle Angaben' }).tap();
   await page.getByText('Verlauf', { exact: true }).tap();
   const history = page.locator('details[open] ol');
   await expect(history.getByRole('listitem').first()).toBeVisible();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '../../contract/envelope';
-import { MAX_ORDERED_CHILDREN, pathParams, StatsSchema, type Operation, type Resource } from '../../contract/resource';
+import { MAX_ORDERED_CHILDREN, offers, pathParams, StatsSchema, type Operation, type Resource } from '../../contract/resource';
 import type { ServerContext } from '../context';
 import type { Policy, WebsiteSource } from '../policy';
 import { missOrConflict, toEntity } from './answer';
@@ -85,7 +85,7 @@ export function registerResource(
     }
     route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
   }
-  const has = (operation: Operation) => !resource.operations || resource.operations.includes(operation);
+  const has = (operation: Operation) => offers(resource, operation);
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
   if (!lasting && !resource.createdBy && has('create')) {

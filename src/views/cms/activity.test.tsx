@@ -59,6 +59,9 @@ describe('the activity log', () => {
   it('lists who did what, where, to which record and what changed, in words, newest first', async () => {
     const { queries } = renderLog();
     const partner = await screen.findByRole('row', { name: /Paula Partner/ });
+    // A log is only read: no Add, no Edit, no Delete.
+    expect(screen.queryAllByRole('button', { name: /^(Add|Edit|Delete) / })).toEqual([]);
+    expect(screen.queryByRole('link', { name: /^Add / })).toBeNull();
     expect(queries()[0]).toMatchObject({ sortBy: 'createdAt', sortOrder: 'desc' });
     const cells = within(partner).getAllByRole('cell').map((cell) => cell.textContent);
     expect(cells).toEqual(expect.arrayContaining(['Paula Partner · Chrome · Android', 'Changed', 'Gastronomy menus', 'Pizza Margherita']));

@@ -42,6 +42,9 @@ describe('the recycle bin screen', () => {
   it('names each deleted record by its noun, title, who and how much went with it — never an id or an entry’s name', async () => {
     renderBin();
     const menuRow = (await screen.findByText('Summer card')).closest('tr, li, article') as HTMLElement;
+    // Nothing is made in a bin: the list offers no Add.
+    expect(screen.queryByRole('button', { name: /^Add / })).toBeNull();
+    expect(screen.queryByRole('link', { name: /^Add / })).toBeNull();
     expect(within(menuRow).getByText('Food menu')).toBeTruthy();
     expect(within(menuRow).getByText('5 more records')).toBeTruthy();
     expect(within(menuRow).getByText('Anna Owner')).toBeTruthy();

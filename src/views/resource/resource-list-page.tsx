@@ -19,7 +19,7 @@ import { resourceText } from '../../api/resource-text';
 import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { allows } from '../../contract/permissions';
-import { titleOf } from '../../contract/resource';
+import { offers, titleOf } from '../../contract/resource';
 import { LoadProblem, OfflineNote } from './offline-note';
 import { MediaPicture } from '../../components/media-picture';
 import { ResourceFormDialog } from './resource-form';
@@ -85,7 +85,11 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   const items = i18n._(resource.label.other);
   // Per operation, as the server decides: a team role may edit a module's records without
   // adding or deleting any (spec §6).
-  const may = { create: allows(resource.access.create, user), update: allows(resource.access.update, user), delete: allows(resource.access.delete, user) };
+  // What the entry has no route for (a log is only read) is offered to nobody.
+  const may = (['create', 'update', 'delete'] as const).reduce(
+    (all, operation) => ({ ...all, [operation]: offers(resource, operation) && allows(resource.access[operation], user) }),
+    {} as Record<'create' | 'update' | 'delete', boolean>,
+  );
 
   // The form dialog's choices too, so opening it does not load the same lists again.
   const sources = useMemo(
