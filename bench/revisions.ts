@@ -16,6 +16,11 @@ export interface RevisionBenchResult {
   /** The same update with the table's revision trigger switched off. */
   without: number;
   updates: number;
+  /** The dish's history (its website's activity filtered to it, over `revisionsOfDish`), first page: median ms. */
+  historyPage: number;
+  /** The menu's dishes, first page, as any list screen reads: median ms. */
+  listPage: number;
+  revisionsOfDish: number;
 }
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -62,7 +67,24 @@ async function measure(store: Store, { rounds, perRound }: { rounds: number; per
       await round(r % 2 === 0 ? 'off' : 'on');
     }
     await store.db.execute(sql.raw('alter table gastro_items enable trigger gastro_items_revisions'));
-    return { withRevision: median(samples.on), without: median(samples.off), updates: samples.on.length };
+
+    // The dish now has a long history: its first page against a list of the same website, read alternately.
+    const read = async (path: string) => {
+      const started = performance.now();
+      const res = await fetch(base + path, { headers });
+      if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
+      await res.arrayBuffer();
+      return performance.now() - started;
+    };
+    const history = `/api/websites/${website.id}/activity?recordId=${dish._id}&page=1&limit=10`;
+    const list = `/api/cms/gastro-menus/${menu._id}/items?page=1&limit=10`;
+    const reads = { history: [] as number[], list: [] as number[] };
+    for (let i = 0; i < perRound; i++) {
+      reads.history.push(await read(history));
+      reads.list.push(await read(list));
+    }
+    const { rows } = (await store.db.execute(sql`select count(*)::int as n from revisions where record_id = ${dish._id}`)) as unknown as { rows: { n: number }[] };
+    return { withRevision: median(samples.on), without: median(samples.off), updates: samples.on.length, historyPage: median(reads.history.slice(10)), listPage: median(reads.list.slice(10)), revisionsOfDish: rows[0]?.n ?? 0 };
   } finally {
     await app.close();
   }

@@ -56,6 +56,9 @@ const ALWAYS_SHOWN: { role: string; screen: RegExp; width: number }[] = [
   { role: 'owner', screen: /^\/cms\/:id\/gastromenu\/(:id\/)?allergens$/, width: 390 },
   { role: 'owner', screen: /^\/cms\/:id\/gastromenu\/:id \+ dish sheet$/, width: 390 },
   { role: 'admin', screen: /^\/websites$/, width: 768 },
+  { role: 'owner', screen: /^\/cms\/:id\/activity$/, width: 390 },
+  { role: 'owner', screen: /^\/cms\/:id\/recycle-bin$/, width: 390 },
+  { role: 'admin', screen: /^\/activity$/, width: 1366 },
 ];
 
 const fileName = (...parts: (string | number)[]) => `${parts.join('-').replace(/[/:]+/g, '_').replace(/^_|_$/g, '')}.png`;
