@@ -27,13 +27,20 @@ export function moduleOf(resource: Resource): ActivityModule | null {
   return scope.scope === 'owner' && scope.websites ? 'settings' : null;
 }
 
-/** The revisions of an entry's records: its table, and its part of a shared one (`users` by type). */
-function revisionsOf({ tableName, part }: ResourceContext): SQL {
-  return and(eq(revisions.tableName, tableName), part && inArray(sql`${revisions.values} ->> ${part.column}`, [...part.in]))!;
-}
+/** The revisions of an entry's part of a shared table (`users` by type). */
+const partOf = ({ tableName, part }: ResourceContext & { part: NonNullable<ResourceContext['part']> }): SQL =>
+  and(eq(revisions.tableName, tableName), inArray(sql`${revisions.values} ->> ${part.column}`, [...part.in]))!;
 
-/** The revisions of any of these entries; none when there are none. */
-const anyOf = (contexts: readonly ResourceContext[]): SQL => (contexts.length > 0 ? or(...contexts.map(revisionsOf))! : sql`false`);
+/**
+ * The revisions of any of these entries; none when there are none. Whole tables are one array
+ * (`table_name = any(…)`), not one condition each: a log is read on every screen that shows one.
+ */
+function anyOf(contexts: readonly ResourceContext[]): SQL {
+  const whole = [...new Set(contexts.filter((context) => !context.part).map((context) => context.tableName))];
+  const parts = contexts.filter((context): context is ResourceContext & { part: NonNullable<ResourceContext['part']> } => context.part !== undefined);
+  const conditions = [...(whole.length > 0 ? [inArray(revisions.tableName, whole)] : []), ...parts.map(partOf)];
+  return conditions.length > 0 ? or(...conditions)! : sql`false`;
+}
 
 /** A moment, or a day from its start (`end`: to its end), in UTC; null for anything else (a read by id carries an unchecked query). */
 function moment(value: unknown, end: boolean): Date | null {
