@@ -67,6 +67,7 @@ export function resourceContext(
   if (parent && ![resource.paths.list, resource.paths.create ?? resource.paths.list, resource.order?.path].every((path) => !path || pathParams(path).includes(parent.param))) {
     throw new Error(`Resource ${resource.name}: its list, create and order paths must name the parent`);
   }
+  const part = rows && { column: columns[rows.column]!.name, in: rows.in };
   if (resource.order && !columns.position) throw new Error(`Resource ${resource.name}: an order needs a position column`);
   return {
     resource,
@@ -76,8 +77,8 @@ export function resourceContext(
     clock,
     hooks,
     rows: rows && inArray(columns[rows.column]!, [...rows.in]),
-    owns: (stored) => !rows || rows.in.includes(stored[columns[rows.column]!.name] as string),
-    ...(rows && { part: { column: columns[rows.column]!.name, in: rows.in } }),
+    ...(part && { part }),
+    owns: (stored) => !part || part.in.includes(stored[part.column] as string),
     ownedThrough,
     column: (key) => columns[key]!,
     fieldKeys,

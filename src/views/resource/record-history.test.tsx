@@ -36,14 +36,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function openHistory() {
+/** The soup's form with these changes in its website's activity, its history opened. */
+async function openHistory(changes = HISTORY, firstActor = 'Paula Partner') {
   await preloadFieldKinds(itemsScreen.fields);
   const { store, spies } = fakeStore({
     gastroItems: [row(dish)],
     gastroCategories: [row({ id: MAINS, menuId: MENU, position: 0, name: 'Mains' }), row({ id: DESSERTS, menuId: MENU, position: 1, name: 'Desserts' })],
     gastroAllergens: [],
     media: [],
-    activity: HISTORY,
+    activity: changes,
   });
   renderResourceScreen(
     <Route path="/cms/:websiteId/gastromenu/:menuId/items/edit/:itemId">
@@ -57,7 +58,7 @@ async function openHistory() {
   expect(spies.fetchList.mock.calls.some(([resource]) => resource.name === 'activity')).toBe(false);
   fireEvent.click(screen.getByText('History'));
   const list = await screen.findByRole('list');
-  await within(list).findByText('Paula Partner');
+  await within(list).findByText(firstActor);
   return { store, spies, list };
 }
 
@@ -107,18 +108,8 @@ describe('a record’s history under its form', () => {
 
 describe('a long text’s change', () => {
   it('shows the words taken out and put in, not the two texts', async () => {
-    await preloadFieldKinds(itemsScreen.fields);
     const described = change('4', '2026-11-21T10:00:00Z', 'Anna Owner', [{ field: 'description', before: 'Tomatoes, mozzarella and basil', after: 'Tomatoes, buffalo mozzarella and basil' }], { ...dish });
-    const { store } = fakeStore({ gastroItems: [row(dish)], gastroCategories: [], gastroAllergens: [], media: [], activity: [described] });
-    renderResourceScreen(
-      <Route path="/cms/:websiteId/gastromenu/:menuId/items/edit/:itemId">
-        <ResourceFormPage screen={itemsScreen} title={msg`Edit dish`} id={SOUP} />
-      </Route>,
-      store,
-      { path: `/cms/${WEBSITE}/gastromenu/${MENU}/items/edit/${SOUP}` },
-    );
-    await waitFor(() => expect((screen.getByLabelText('Name') as HTMLInputElement).value).toBe('Soup'));
-    fireEvent.click(screen.getByText('History'));
+    await openHistory([described], 'Anna Owner');
     const added = await screen.findByText('buffalo', { selector: 'ins', exact: false });
     expect(added.closest('dd')?.textContent).toBe('Tomatoes, buffalo mozzarella and basil');
     expect(added.closest('dd')?.querySelector('del')).toBeNull();
