@@ -14,5 +14,8 @@ export default defineConfig({
     // A trace snapshots the page at every step: a fifth of the run's time. A failure keeps a
     // screenshot; `npx playwright test --trace retain-on-failure` records traces when one is needed.
     screenshot: 'only-on-failure',
+    // Without these a step that never ends shows only as the test's own timeout, naming no step.
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
   },
 });

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { X } from 'lucide-react';
-import { useId, useLayoutEffect, useRef, type ReactNode, type SyntheticEvent } from 'react';
+import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type SyntheticEvent } from 'react';
 import styles from './form-dialog.module.css';
 
 interface FormDialogProps {
@@ -27,9 +27,15 @@ export function FormDialog({ title, onRequestClose, children }: FormDialogProps)
     event.preventDefault();
     onRequestClose();
   };
+  // Chromium asks no close on Escape while the focus rests on a control disabled under it (a
+  // switch that saves as it flips, busy until saved): the key itself closes then. Taken here, the
+  // browser's own close request does not come as well; `cancel` stays for the phone's back gesture.
+  const escape = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') cancel(event);
+  };
 
   return (
-    <dialog ref={dialog} className={styles.dialog} aria-labelledby={titleId} onCancel={cancel}>
+    <dialog ref={dialog} className={styles.dialog} aria-labelledby={titleId} onCancel={cancel} onKeyDown={escape}>
       <header className={styles.header}>
         <h2 id={titleId} className={styles.title}>
           {title}

@@ -14,10 +14,10 @@ export async function startE2EServer() {
   const catcher = await startMailCatcher();
   const store = await createTestStore('pglite');
   const app = await buildApp({
-    config: testAppConfig({ clientDir: join(import.meta.dirname, '../../dist/client'), logLevel: 'warn' }),
+    // Errors only: a failed browser test's output then says what went wrong on the server.
+    config: testAppConfig({ clientDir: join(import.meta.dirname, '../../dist/client'), logLevel: 'error' }),
     store,
     mailer: createMailer({ smtpUrl: catcher.url, from: 'Sitekeeper <cms@e2e.test>', outboxDir: '' }),
-    logger: false,
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
 

@@ -5,7 +5,7 @@ import { messages } from '../../contract/messages';
 import type { ServerContext } from '../context';
 import { faultPoint } from '../faults';
 import type { Db } from '../store/open';
-import { holdTransaction, runHeld, type HeldTransaction, type Tx } from '../store/request-transaction';
+import { HOLD_LIMIT_MS, holdTransaction, runHeld, type HeldTransaction, type Tx } from '../store/request-transaction';
 import { idempotencyKeys } from '../store/schema';
 import { isApiPath } from './client';
 import { HttpError } from './errors';
@@ -183,7 +183,9 @@ export function registerIdempotency(
       request.idempotencyClaim = wanted;
       return null;
     }
-    const held = await holdTransaction(db);
+    // PostgreSQL gives each request a connection of its own; the embedded database has one for all.
+    const limit = store.kind === 'pglite' ? { ms: HOLD_LIMIT_MS, onExpired: () => request.log.error(`${request.method} ${request.url} held the database ${HOLD_LIMIT_MS} ms; its change was undone`) } : undefined;
+    const held = await holdTransaction(db, limit);
     try {
       const actor = actorOf?.(request);
       // The request's changes are written down as theirs (migration 0014's revisions), until it ends.

@@ -1,13 +1,14 @@
 // @vitest-environment node
+import { AsyncResource } from 'node:async_hooks';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../tests/support/app';
 import { seedCast, type Cast } from '../../../tests/support/cast';
-import { storeKinds } from '../../../tests/support/store';
+import { createTestStore, storeKinds } from '../../../tests/support/store';
 import { messages } from '../../contract/messages';
 import { uuidv7 } from '../../contract/uuid';
-import { afterCommit } from '../store/request-transaction';
+import { afterCommit, HeldTooLong, holdTransaction, runHeld } from '../store/request-transaction';
 import { apiKeys, categories, contactSubmissions, gastroItems, idempotencyKeys } from '../store/schema';
 import { HttpError } from './errors';
 import { REPLAY_HEADER } from './idempotency';
@@ -174,5 +175,36 @@ describe.each(storeKinds)('a request and its transaction (%s)', (kind) => {
     expect((await submit('Someone else')).statusCode).toBe(422);
     const stored = await test.store.db.select().from(contactSubmissions).where(eq(contactSubmissions.formId, formId));
     expect(stored).toHaveLength(1);
+  });
+});
+
+describe('a request stuck holding the embedded database', () => {
+  it('is undone after its limit: the database serves others again, and nothing of the stuck request is kept or written later', async () => {
+    const store = await createTestStore('pglite');
+    try {
+      const expired: string[] = [];
+      // Bound here, it runs outside any request: on one connection it waits for the held transaction to end.
+      const outside = AsyncResource.bind(() => store.db.select().from(categories));
+      const held = await holdTransaction(store.db, { ms: 200, onExpired: () => expired.push('stuck') });
+      const late = await new Promise<unknown>((resolve) =>
+        runHeld(held, () => {
+          void (async () => {
+            await store.db.insert(categories).values({ name: 'Half a change' });
+            await outside();
+            try {
+              resolve(await store.db.insert(categories).values({ name: 'Written later' }));
+            } catch (error) {
+              resolve(error);
+            }
+          })();
+        }),
+      );
+      expect(expired).toEqual(['stuck']);
+      expect(late).toBeInstanceOf(HeldTooLong);
+      await expect(held.commit(false)).rejects.toBeInstanceOf(HeldTooLong);
+      expect(await store.db.select({ name: categories.name }).from(categories)).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -15,6 +15,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface HeldTransaction {
   /** Null once it ended: code still running for the request (a late query) uses the store itself. */
   tx: Tx | null;
+  /** Undone for holding the database too long: the request's code may not reach the store any more. */
+  expired: boolean;
   /** Work to do once the change is visible to everyone (a mail job's kick); dropped on rollback. */
   committed: (() => void)[];
   /** Writes that stand even when the request is refused (a rate limit's count), done again after its work is undone. */
@@ -36,6 +38,21 @@ const PG_IN_FAILED_TRANSACTION = '25P02';
 /** Ends the held callback: resolved commits, rejected with this rolls back. */
 class Rollback extends Error {}
 
+/** What a request undone for holding the database too long meets at its next query or its commit. */
+export class HeldTooLong extends Error {
+  constructor() {
+    super('the request held the database too long; its change was undone');
+  }
+}
+
+/**
+ * How long a request may hold the embedded database, which runs one transaction at a time: every
+ * other request, job and sign-in waits behind it. Its answer is known in well under a second; one
+ * that is not after this long is stuck (a client gone before an answer Fastify then never sends,
+ * a query that waits on the transaction it runs in), and is undone so the installation goes on.
+ */
+export const HOLD_LIMIT_MS = 30_000;
+
 /**
  * The database as every route sees it (store/pglite.ts and store/postgres.ts hand out only this):
  * inside a request's held transaction it is that transaction (a `db.transaction()` there is a
@@ -46,7 +63,10 @@ class Rollback extends Error {}
 export function requestScoped(db: Db): Db {
   return new Proxy(db, {
     get(target, property) {
-      const source = current.getStore()?.tx ?? target;
+      const held = current.getStore();
+      // Outside its undone transaction a late query would write half of the request's change.
+      if (held?.expired) throw new HeldTooLong();
+      const source = held?.tx ?? target;
       const value: unknown = Reflect.get(source, property, source);
       return typeof value === 'function' ? value.bind(source) : value;
     },
@@ -80,8 +100,9 @@ export const runHeld = (held: HeldTransaction, next: () => void) => current.run(
  * Opens a transaction on the store's own database and keeps it open until `commit` or `rollback`.
  * The handler's work runs under a savepoint, so a statement of it that failed (a unique value
  * taken, answered as a 400) does not doom what comes after it: the answer is still stored.
+ * With a `limit`, a transaction not ended by then is rolled back and `onExpired` told.
  */
-export async function holdTransaction(db: Db): Promise<HeldTransaction> {
+export async function holdTransaction(db: Db, limit?: { ms: number; onExpired: () => void }): Promise<HeldTransaction> {
   let end!: (commit: boolean) => void;
   const decided = new Promise<boolean>((resolve) => (end = resolve));
   let opened!: (tx: Tx) => void;
@@ -102,11 +123,24 @@ export async function holdTransaction(db: Db): Promise<HeldTransaction> {
   const tx = await ready;
   await tx.execute(sql.raw(`SAVEPOINT ${HANDLER_SAVEPOINT}`));
 
+  const timer = limit
+    ? setTimeout(() => {
+        held.expired = true;
+        held.tx = null;
+        end(false);
+        limit.onExpired();
+      }, limit.ms)
+    : null;
+  timer?.unref();
+
   const held: HeldTransaction = {
     tx,
+    expired: false,
     committed: [],
     kept: [],
     async commit(refused, before) {
+      if (timer) clearTimeout(timer);
+      if (held.expired) throw new HeldTooLong();
       held.tx = null;
       last = async (open) => {
         if (refused) {
@@ -120,6 +154,7 @@ export async function holdTransaction(db: Db): Promise<HeldTransaction> {
       for (const work of held.committed) current.exit(work);
     },
     async rollback() {
+      if (timer) clearTimeout(timer);
       held.tx = null;
       end(false);
       await done.catch((error: unknown) => {

@@ -66,6 +66,9 @@ function Toolbar({ label, tools }: { label: string; tools: readonly Tool[] }) {
           aria-disabled={tool.disabled || undefined}
           tabIndex={index === current ? 0 : -1}
           onFocus={() => setCurrent(index)}
+          // A pointer leaves the focus in the text: the editor takes it back only a frame after the
+          // click, and a key typed in between would land on the button and be lost.
+          onMouseDown={(event) => event.preventDefault()}
           onClick={tool.disabled ? undefined : tool.run}
         >
           <tool.icon aria-hidden size={18} />
