@@ -108,6 +108,7 @@ export const messages = {
   tooLongAsStored: /*i18n*/ { id: 'field.tooLongAsStored', message: 'This text is too long once saved: formatting and special characters such as & count several times.' },
   urlFormat: /*i18n*/ { id: 'field.urlFormat', message: 'Use an address starting with https:// (or mailto: for mail)' },
   senderFormat: /*i18n*/ { id: 'field.senderFormat', message: 'Use an address such as Agency <mail@agency.example>' },
+  previewAddressFormat: /*i18n*/ { id: 'field.previewAddressFormat', message: 'Use an address starting with https://, without ? or #' },
   domainFormat: /*i18n*/ { id: 'field.domainFormat', message: 'Use a domain such as example.com, without https://' },
   subcategoryOfOtherCategory: /*i18n*/ { id: 'field.subcategoryOfOtherCategory', message: 'This subcategory belongs to another category' },
   /** Any rule a schema states without a message of its own. */
@@ -122,6 +123,9 @@ export const messages = {
 
   apiKeyEnabled: /*i18n*/ { id: 'apiKey.enabled', message: 'The API key is active again.' },
   apiKeyDisabled: /*i18n*/ { id: 'apiKey.disabled', message: 'The API key is switched off: websites using it get no content until it is active again.' },
+  previewFailed: /*i18n*/ { id: 'preview.failed', message: 'Could not open the preview' },
+  previewInvalid: /*i18n*/ { id: 'preview.invalid', message: 'This preview link has expired or belongs to another website: open the preview again from the CMS.' },
+  previewNoAddress: /*i18n*/ { id: 'preview.noAddress', message: 'The website has no preview address yet: add it in the website’s settings, then preview again.' },
   apiKeyInvalid: /*i18n*/ { id: 'apiKey.invalid', message: 'Send an active API key of the website in the X-API-Key header.' },
 
   // Uploads.

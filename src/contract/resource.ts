@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { z } from 'zod/mini';
+import type { PreviewKind } from './preview';
 import { messages } from './messages';
 import type { CmsModule, Feature, Policy } from './permissions';
 
@@ -72,6 +73,12 @@ export interface ResourceConfig<Fields extends Shape, Computed extends Shape, Se
   saveFailed?: MessageDescriptor;
   /** The routes it has, when not all five: a log is only read (`['list', 'get']`). */
   operations?: readonly Operation[];
+  /**
+   * A draft a person may see as the website will show it (contract/preview.ts): `POST {item}/preview`,
+   * with the read policy, answers the website's preview page with a token the delivery API takes
+   * for this one record, for an hour. `kind` is what the website is told the record is.
+   */
+  preview?: { kind: PreviewKind };
   /** The fields a person edits and reads back: create takes all of them, update any of them. */
   fields: Fields;
   /** Fields only the server writes (a slug, a size, a key's prefix): returned, never taken from a body. */

@@ -142,6 +142,38 @@ test('a page written in the rich-text editor goes into a menu and out through th
   expect((await page.request.get('/api/public/pages/opening-hours', { headers: { 'x-api-key': key } })).status()).toBe(401);
 });
 
+test('a draft page opens on the website’s preview page, and the link’s token alone shows it through the delivery API', async ({ profile, server }) => {
+  const page = profile.pages()[0] ?? (await profile.newPage());
+  const site = await ownerWithWebsite(page, server);
+  // The website's settings name its preview page; here a path of this server, as only the address matters.
+  await page.goto(`/websites/edit/${site}`);
+  await page.getByLabel('Preview address').fill(`${server.url}/site-preview`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(/updated successfully/)).toBeVisible();
+
+  await page.goto(`/cms/${site}/pages/new`);
+  await page.getByLabel('Title', { exact: true }).fill('Autumn menu');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Page created successfully')).toBeVisible();
+  await page.getByRole('link', { name: 'Edit Autumn menu' }).click();
+  await page.getByRole('button', { name: 'Preview' }).scrollIntoViewIfNeeded();
+  expect(await fitsWidth(page)).toBe(true);
+  await page.screenshot({ path: test.info().outputPath('page-preview-360.png') });
+  const [tab] = await Promise.all([profile.waitForEvent('page'), page.getByRole('button', { name: 'Preview' }).click()]);
+  await tab.waitForURL(/\/site-preview\?/);
+  const shown = new URL(tab.url()).searchParams;
+  expect([shown.get('type'), shown.get('slug')]).toEqual(['page', 'autumn-menu']);
+
+  const [owner] = await server.store.db.select({ ownerId: websites.ownerId }).from(websites).where(eq(websites.id, site));
+  const auth = { authorization: `Bearer ${await tokenFor(server.store, owner!.ownerId)}` };
+  const key = (await (await page.request.post(`/api/websites/${site}/api-key`, { headers: auth, data: {} })).json()).data.key as string;
+  const draft = (headers: Record<string, string>) => page.request.get('/api/public/pages/autumn-menu', { headers: { 'x-api-key': key, ...headers } });
+  expect((await draft({})).status()).toBe(404);
+  const previewed = await draft({ 'x-preview-token': shown.get('preview')! });
+  expect(previewed.status()).toBe(200);
+  expect((await previewed.json()).data.title).toBe('Autumn menu');
+});
+
 test('pictures uploaded to the library become a post’s cover; offline, an upload and a page wait on the device and arrive once', async ({ profile, server }) => {
   const page = profile.pages()[0] ?? (await profile.newPage());
   const site = await ownerWithWebsite(page, server);

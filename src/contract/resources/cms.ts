@@ -35,6 +35,7 @@ export const pages = defineResource({
   scope: 'website',
   module: 'pages',
   paths: { list: '/api/cms/pages/:websiteId', item: '/api/cms/pages/:websiteId/:pageId' },
+  preview: { kind: 'page' },
   title: 'title',
   fields: {
     title: Title,
@@ -103,6 +104,7 @@ export const posts = defineResource({
   scope: 'website',
   module: 'posts',
   paths: { list: '/api/cms/posts/:websiteId', item: '/api/cms/posts/:websiteId/:postId', stats: '/api/cms/posts/:websiteId/stats' },
+  preview: { kind: 'post' },
   title: 'title',
   fields: {
     title: Title,

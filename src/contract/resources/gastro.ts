@@ -44,6 +44,7 @@ export const gastroMenus = defineResource({
   scope: 'website',
   module: 'gastro',
   paths: { list: '/api/cms/gastro-menus/:websiteId', item: '/api/cms/gastro-menus/:menuId', stats: '/api/cms/gastro-menus/:websiteId/stats' },
+  preview: { kind: 'gastroMenu' },
   title: 'name',
   fields: {
     name: Name,

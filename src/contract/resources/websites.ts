@@ -23,6 +23,8 @@ const Domain = z._default(
   '',
 );
 const Reference = z._default(z.nullable(z.uuid()), null);
+/** The website's page that shows a draft: an absolute http(s) address, or none. */
+const PreviewAddress = z._default(z.string().check(z.trim(), z.maxLength(2000, tooLong), z.regex(/^(|https?:\/\/[^\s?#]+)$/i, messages.previewAddressFormat.id)), '');
 const References = z._default(z.array(z.uuid()).check(z.maxLength(50, tooLong)), []);
 
 /**
@@ -43,6 +45,8 @@ export const websites = defineResource({
     name: z.string().check(z.trim(), z.minLength(1, required), z.maxLength(150, tooLong)),
     domain: Domain,
     description: z._default(z.string().check(z.trim(), z.maxLength(2000, tooLong)), ''),
+    /** Where "Preview" opens a draft of a page, post or food menu (server/content/preview.ts). */
+    previewAddress: PreviewAddress,
     ownerId: z.uuid(required),
     partnerId: Reference,
     status: z._default(WebsiteStatus, 'pending'),

@@ -4,12 +4,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { successSchema } from '../../contract/envelope';
 import { MAX_ORDERED_CHILDREN, offers, pathParams, StatsSchema, type Operation, type Resource } from '../../contract/resource';
+import { PreviewSchema, previewPath } from '../../contract/preview';
 import type { ServerContext } from '../context';
 import type { Policy, WebsiteSource } from '../policy';
 import { missOrConflict, toEntity } from './answer';
 import { resourceContext, type ResourceContext } from './context';
 import type { ResourceHooks } from './hooks';
 import { get, list, stats } from './read';
+import { preview } from './preview';
 import { reorder } from './reorder';
 import type { ResourceRoutes, TableOptions } from './types';
 import { upload } from './upload';
@@ -32,7 +34,7 @@ export { expectedVersion } from './write';
  */
 export function registerResource(
   app: FastifyInstance,
-  server: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files' | 'entries'>>,
+  server: Pick<ServerContext, 'store' | 'clock'> & Partial<Pick<ServerContext, 'files' | 'entries' | 'secret'>>,
   resource: Resource,
   table: PgTable,
   hooks: ResourceHooks = {},
@@ -84,6 +86,12 @@ export function registerResource(
       route.get(listPath, { config: config('list', listPath), schema: { ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(context, request));
     }
     route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
+  }
+  if (resource.preview) {
+    const { secret } = server;
+    if (!secret) throw new Error(`Resource ${resource.name}: a preview needs the server's secret`);
+    const path = previewPath(itemPath);
+    route.post(path, { config: config('get', path), schema: { ...itemParams, response: { 200: successSchema(PreviewSchema) } } }, (request) => preview(context, request, secret));
   }
   const has = (operation: Operation) => offers(resource, operation);
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.

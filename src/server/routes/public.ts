@@ -6,8 +6,10 @@ import type { ActionAnswer, AnyAction } from '../../contract/action';
 import * as delivery from '../../contract/delivery';
 import type { GallerySlider, GastroMenu, HeroSlider, Menu, MenuEntry } from '../../contract/delivery';
 import { messages } from '../../contract/messages';
+import { PREVIEW_HEADER, type PreviewKind } from '../../contract/preview';
 import { registerAction } from '../action';
 import type { ServerContext } from '../context';
+import { readPreviewToken } from '../content/preview';
 import { fileUrl } from '../files/storage';
 import { HttpError } from '../http/errors';
 import { isUuid } from '../http/ids';
@@ -24,7 +26,8 @@ declare module 'fastify' {
 // The delivery API (spec: the websites themselves call it; its calls and answers are declared in
 // contract/delivery.ts). Read-only, answered to the website whose active key is in X-API-Key
 // (policy 'apiKey' puts it in `request.website`), and only what is published: no draft, no
-// inactive slider, no post before its time, no page a menu item names while it is a draft.
+// inactive slider, no post before its time, no page a menu item names while it is a draft. A
+// preview token (contract/preview.ts) shows the one draft page, post or food menu it names.
 
 type Paged = { page: number; limit: number };
 
@@ -67,7 +70,12 @@ function held(header: string | undefined, etag: string): boolean {
  */
 function answer<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | FastifyReply {
   const etag = `W/"${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}"`;
-  reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'X-API-Key');
+  // A draft shown to whoever holds the link is kept by no cache on the way.
+  const previewing = request.headers[PREVIEW_HEADER.toLowerCase()] !== undefined;
+  reply
+    .header('etag', etag)
+    .header('cache-control', previewing ? 'private, no-store' : 'no-cache')
+    .header('vary', `X-API-Key, ${PREVIEW_HEADER}`);
   return held(request.headers['if-none-match'], etag) ? reply.code(304).send() : body;
 }
 
@@ -111,8 +119,21 @@ export async function openToWebsites(_request: FastifyRequest, reply: FastifyRep
   reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
 }
 
-export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>) {
+export async function publicRoutes(app: FastifyInstance, { store, clock, secret }: Pick<ServerContext, 'store' | 'clock' | 'secret'>) {
   const db = store.db;
+
+  /**
+   * The draft of `kind` a preview token in the request shows (contract/preview.ts): its id, else
+   * undefined (no token, or one for a record of another kind). A token that is forged, expired or of
+   * another website is refused, so a website's preview page can say why it shows nothing.
+   */
+  function draftShown(request: FastifyRequest, kind: PreviewKind): string | undefined {
+    const token = request.headers[PREVIEW_HEADER.toLowerCase()];
+    if (token === undefined) return undefined;
+    const shown = typeof token === 'string' ? readPreviewToken(secret, token, websiteOf(request), clock()) : null;
+    if (!shown) throw new HttpError(401, messages.previewInvalid);
+    return shown.kind === kind ? shown.id : undefined;
+  }
   // The policy is each action's ('apiKey'); the CORS is the delivery API's own (openToWebsites).
   const options = { config: { cors: false } } as const;
 
@@ -122,7 +143,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     reply
       .code(204)
       .header('access-control-allow-methods', 'GET, HEAD, POST')
-      .header('access-control-allow-headers', 'X-API-Key, If-None-Match, Content-Type, Accept-Language')
+      .header('access-control-allow-headers', `X-API-Key, ${PREVIEW_HEADER}, If-None-Match, Content-Type, Accept-Language`)
       .header('access-control-max-age', '86400')
       .send(),
   );
@@ -154,10 +175,18 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     delivery.publicPage,
     async ({ params, query }, request, reply) => {
       const { language } = query;
+      const websiteId = websiteOf(request);
+      const draft = draftShown(request, 'page');
       const [row] = await db
         .select({ ...pageColumns, content: cmsPages.content })
         .from(cmsPages)
-        .where(and(isPublished(websiteOf(request)), eq(sql`lower(${cmsPages.slug})`, params.slug.toLowerCase()), language ? eq(cmsPages.language, language) : undefined))
+        .where(
+          and(
+            or(isPublished(websiteId), draft ? and(eq(cmsPages.websiteId, websiteId), eq(cmsPages.id, draft)) : undefined),
+            eq(sql`lower(${cmsPages.slug})`, params.slug.toLowerCase()),
+            language ? eq(cmsPages.language, language) : undefined,
+          ),
+        )
         .orderBy(asc(cmsPages.createdAt), asc(cmsPages.id))
         .limit(1);
       if (!row) throw new HttpError(404, messages.notFound);
@@ -275,12 +304,19 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     app,
     delivery.publicPost,
     async ({ params }, request, reply) => {
+      const websiteId = websiteOf(request);
+      const draft = draftShown(request, 'post');
       const [row] = await db
         .select({ ...postColumns, content: posts.content })
         .from(posts)
         .leftJoin(postCategories, categoryOfPost)
         .leftJoin(media, coverOfPost)
-        .where(and(visiblePosts(websiteOf(request)), eq(sql`lower(${posts.slug})`, params.slug.toLowerCase())))
+        .where(
+          and(
+            or(visiblePosts(websiteId), draft ? and(eq(posts.websiteId, websiteId), eq(posts.id, draft)) : undefined),
+            eq(sql`lower(${posts.slug})`, params.slug.toLowerCase()),
+          ),
+        )
         .limit(1);
       if (!row) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(postOf(row)));
@@ -372,14 +408,17 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
    * and the legend of the allergens its dishes name. `language` picks the menus written in it;
    * the allergens' names are in `namesIn`, else the menu's own language, else their `name`.
    */
-  async function gastroMenusOf(websiteId: string, { menuId, language, namesIn = language }: { menuId?: string; language?: string; namesIn?: string }): Promise<GastroMenu[]> {
+  async function gastroMenusOf(
+    websiteId: string,
+    { menuId, language, namesIn = language, draft }: { menuId?: string; language?: string; namesIn?: string; draft?: string },
+  ): Promise<GastroMenu[]> {
     const found = await db
       .select({ id: gastroMenus.id, name: gastroMenus.name, description: gastroMenus.description, language: gastroMenus.language })
       .from(gastroMenus)
       .where(
         and(
           eq(gastroMenus.websiteId, websiteId),
-          eq(gastroMenus.status, 'published'),
+          or(eq(gastroMenus.status, 'published'), draft ? eq(gastroMenus.id, draft) : undefined),
           menuId ? eq(gastroMenus.id, menuId) : undefined,
           language ? eq(gastroMenus.language, language) : undefined,
         ),
@@ -452,7 +491,8 @@ export async function publicRoutes(app: FastifyInstance, { store, clock }: Pick<
     delivery.publicGastroMenu,
     async ({ params, query }, request, reply) => {
       const { menuId } = params;
-      const [menu] = isUuid(menuId) ? await gastroMenusOf(websiteOf(request), { menuId, namesIn: query.language }) : [];
+      const draft = draftShown(request, 'gastroMenu');
+      const [menu] = isUuid(menuId) ? await gastroMenusOf(websiteOf(request), { menuId, namesIn: query.language, draft }) : [];
       if (!menu) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(menu));
     },

@@ -21,6 +21,7 @@ import { blankValues, fieldSources, optionSources, type Field, type ResourceScre
 import { useResourceStore } from './store-context';
 import { fieldText, sameValue } from './field-text';
 import { registerScreens, useScreenWords } from './screen-registry';
+import { PreviewButton } from './preview-button';
 import { RecordHistory } from './record-history';
 import { useValueNames } from './use-record-names';
 import { useOptionLists, type OptionLists } from './use-option-lists';
@@ -182,6 +183,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
             <Trans>Cancel</Trans>
           </Button>
         )}
+        {!context.isNew && context.resource.preview && <PreviewButton resource={context.resource} id={context.id!} dirty={hasUnsavedChanges(snapshot)} />}
         {!readOnly && (
           <Button type="submit" busy={saving || busy.size > 0} disabled={!canSave || conflict}>
             {saving ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}

@@ -42,6 +42,12 @@ const fields: Field[] = [
   { name: 'name', label: msg`Name`, kind: 'text' },
   { name: 'domain', label: msg`Domain`, kind: 'text', hint: msg`For example restaurant-example.com, without https://` },
   { name: 'description', label: msg`Description`, kind: 'textarea' },
+  {
+    name: 'previewAddress',
+    label: msg`Preview address`,
+    kind: 'url',
+    hint: msg`The website’s page that shows drafts, for example https://restaurant-example.com/preview. Preview on a page, post or food menu opens it.`,
+  },
   ownerField,
   { name: 'partnerId', label: msg`Partner`, kind: 'select', source: partnerSource, optional: true, searchable: true },
   { name: 'status', label: msg`Status`, kind: 'choice', choices: websiteStatusChoices },

@@ -81,6 +81,8 @@ export const websites = pgTable(
     name: text('name').notNull(),
     domain: text('domain').notNull().default(''),
     description: text('description').notNull().default(''),
+    /** Where the website shows a draft (content/preview.ts); empty: no preview. */
+    previewAddress: text('preview_address').notNull().default(''),
     ownerId: uuid('owner_id')
       .notNull()
       .references((): AnyPgColumn => users.id, { onDelete: 'restrict' }),

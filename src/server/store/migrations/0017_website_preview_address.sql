@@ -1,0 +1,1 @@
+ALTER TABLE "websites" ADD COLUMN "preview_address" text DEFAULT '' NOT NULL;
