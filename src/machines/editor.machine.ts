@@ -1,4 +1,4 @@
-import { assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
+import { and, assign, setup, spawnChild, stateIn, type DoneActorEvent, type ErrorActorEvent, type SnapshotFrom } from 'xstate';
 import { toast } from './feedback';
 import { fieldErrors } from '../contract/field-errors';
 import type { Resource } from '../contract/resource';
@@ -131,6 +131,7 @@ const editor = setup({
     },
     isDone: ({ event }) => event.type === 'xstate.done.actor.submit' && event.output.status === 'done',
     isQueued: ({ event }) => event.type === 'xstate.done.actor.submit' && event.output.status === 'queued',
+    newerOnServer: ({ context, event }) => event.type === 'xstate.done.actor.fetchRecord' && (event.output as Row).version > (context.version ?? 0),
     // A conflict on an update offers the choice; without the server's version (deleted meanwhile) or on a create there is none.
     isResolvable: ({ context, event }) =>
       event.type === 'xstate.done.actor.submit' && event.output.status === 'conflict' && event.output.current !== null && !context.isNew,
@@ -271,7 +272,13 @@ export const editorMachine = editor.createMachine({
               exit: editor.stopChild('fetchRecord'),
               on: {
                 'xstate.done.actor.fetchRecord': [
-                  // The user's edits win over a refresh; a save based on an old version ends in a conflict to resolve.
+                  // Changed elsewhere under the user's edits (a live update, a sync): the choice now, not a refused save later.
+                  {
+                    guard: and([stateIn('#editor.editing.form.dirty'), 'newerOnServer']),
+                    target: '#editor.conflict',
+                    actions: assign(({ context, event }) => ({ current: event.output as Row, error: resourceText(context.resource, 'conflict') })),
+                  },
+                  // The user's edits win over a refresh of the version they are based on.
                   { guard: stateIn('#editor.editing.form.dirty'), target: 'idle' },
                   { target: 'idle', actions: { type: 'adopt', params: ({ event }) => ({ row: event.output, cachedAt: null }) } },
                 ],

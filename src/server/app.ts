@@ -30,6 +30,7 @@ import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
 import { recycleBinRoutes } from './routes/recycle-bin';
 import { authRoutes } from './routes/auth';
+import { liveRoutes } from './live/events';
 import { publicRoutes } from './routes/public';
 import { MODULE_ROUTES } from './modules';
 import { registerOpenApi } from './openapi';
@@ -199,6 +200,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(activityRoutes, ctx);
   await app.register(recycleBinRoutes, ctx);
   await app.register(publicRoutes, ctx);
+  await app.register(liveRoutes, ctx);
 
   const clientDir = config.clientDir;
   if (clientDir) await registerClient(app, clientDir);

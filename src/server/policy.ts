@@ -46,7 +46,8 @@ declare module 'fastify' {
   }
 }
 
-function bearer(request: FastifyRequest): string | null {
+/** The session token a request carries, if it carries one in the form tokens have. */
+export function bearer(request: FastifyRequest): string | null {
   const match = /^Bearer ([\w-]{20,200})$/.exec(request.headers.authorization ?? '');
   return match?.[1] ?? null;
 }

@@ -49,6 +49,8 @@ export function pgliteStore(client: PGlite, db: Db, release: () => Promise<void>
     kind: 'pglite',
     db,
     ping: async () => void (await db.execute(sql`SELECT 1`)),
+    // In this process, on its one connection: nothing to lose on the way.
+    listen: (channel, onMessage) => client.listen(channel, onMessage),
     close: async () => {
       await client.close();
       await release();

@@ -1,6 +1,6 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { requestScoped } from './request-transaction';
 import { migrationsFolder, type Db, type Initialize, type Store } from './store';
 import * as schema from './schema';
@@ -28,7 +28,47 @@ export async function openPostgres(url: string, initialize: Initialize): Promise
     kind: 'postgres',
     db: requestScoped(drizzle({ client: pool, schema }) as unknown as Db),
     ping: async () => void (await pool.query('SELECT 1')),
+    listen: (channel, onMessage, onGap) => listenOn(url, channel, onMessage, onGap),
     close: () => pool.end(),
+  };
+}
+
+const RELISTEN_MS = 1000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one goes back to the pool and stops hearing): when
+ * it is lost (the database restarted), it is made again every second until it is back, and the
+ * listener is told a gap may have opened meanwhile.
+ */
+async function listenOn(url: string, channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<() => Promise<void>> {
+  let current: Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (stopped) return;
+    current = null;
+    // A failed attempt may both reject and end its connection: one retry, not two.
+    clearTimeout(retry);
+    retry = setTimeout(() => void connect().then(onGap, again), RELISTEN_MS);
+    retry.unref();
+  };
+  async function connect() {
+    const client = new Client({ connectionString: url });
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onMessage(message.payload);
+    });
+    // An 'error' without a listener would end the process; the 'end' that follows starts again.
+    client.on('error', () => {});
+    client.on('end', again);
+    await client.connect();
+    await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    current = client;
+  }
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await current?.end();
   };
 }
 

@@ -12,6 +12,12 @@ export interface Store {
   db: Db;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /**
+   * Hears NOTIFY on `channel` (live/changes.ts): what other transactions committed, on any server
+   * of this database. `onGap` is told when some may have been missed (a listening connection lost
+   * and made again). Resolves with how to stop.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onGap: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

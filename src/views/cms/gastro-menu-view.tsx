@@ -33,6 +33,7 @@ import { useHeldList } from '../resource/use-held-list';
 import { useRefreshOnSync } from '../resource/use-list-page';
 import { useBoundResources } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
+import { useLiveRecord } from '../resource/use-live-record';
 import { allergenName, legendQuery } from './gastro-allergens';
 import { QuickEdit } from './gastro-quick-edit';
 import styles from './gastro.module.css';
@@ -181,6 +182,7 @@ export function GastroMenuView({ title }: PageProps) {
   // The menu itself, read as a record page reads its record: this device's copy first.
   const menuMachine = useMemo(() => editorMachine.provide({ actors: storeActors(withMenuData(store)) }), [store]);
   const menuActor = useActorRef(menuMachine, { input: { resource: menus, id: menuId, blank: {} } });
+  useLiveRecord(menuActor);
   const menu = useSelector(menuActor, (snapshot) => snapshot.context.loaded);
   const menuError = useSelector(menuActor, (snapshot) => snapshot.context.loadError);
   const reloadMenu = useCallback(() => menuActor.send({ type: menuError ? 'record.reload' : 'record.refresh' }), [menuActor, menuError]);

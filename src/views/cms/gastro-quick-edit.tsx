@@ -15,6 +15,7 @@ import resourceStyles from '../resource/resource.module.css';
 import { MoneyField } from '../resource/money-field';
 import { ConflictAlert } from '../resource/resource-form';
 import { useResourceStore } from '../resource/store-context';
+import { useLiveRecord } from '../resource/use-live-record';
 import styles from './gastro.module.css';
 
 interface QuickEditProps {
@@ -55,6 +56,7 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
   const store = useResourceStore();
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, id: item.id, blank: BLANK } });
+  useLiveRecord(actor);
   const snapshot = useSelector(actor, (state) => state);
   const { context } = snapshot;
   const { errorOf } = useFieldErrors(context.fieldErrors);

@@ -22,6 +22,7 @@ import { optionSources, type ResourceScreen } from './screen';
 import { useOptionLists } from './use-option-lists';
 import { useResourceStore } from './store-context';
 import { useBoundResource } from './use-bound-resource';
+import { useLiveRecord } from './use-live-record';
 
 interface ResourceRecordPageProps {
   screen: ResourceScreen;
@@ -46,6 +47,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
   // Read as a form reads its record (cache first, then the server), and never saved from here.
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, id, blank: {} } });
+  useLiveRecord(actor);
   const row = useSelector(actor, (snapshot) => snapshot.context.loaded);
   const cachedAt = useSelector(actor, (snapshot) => (snapshot.matches({ editing: { refresh: 'offline' } }) ? snapshot.context.cachedAt : null));
   const error = useSelector(actor, (snapshot) => snapshot.context.loadError);

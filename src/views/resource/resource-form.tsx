@@ -21,6 +21,7 @@ import { blankValues, fieldSources, optionSources, type Field, type ResourceScre
 import { useResourceStore } from './store-context';
 import { fieldText, sameValue } from './field-text';
 import { registerScreens, useScreenWords } from './screen-registry';
+import { useLiveRecord } from './use-live-record';
 import { PreviewButton } from './preview-button';
 import { RecordHistory } from './record-history';
 import { useValueNames } from './use-record-names';
@@ -45,6 +46,7 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
   useEffect(() => registerScreens(screen), [screen]);
   const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
   const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields, screen.schemaDefaults ? screen.resource : undefined), ...defaults } } });
+  useLiveRecord(actor);
   const dirty = useSelector(actor, hasUnsavedChanges);
   const done = useSelector(actor, (snapshot) => snapshot.status === 'done');
   const finish = useEffectEvent(onDone);

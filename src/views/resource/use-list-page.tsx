@@ -1,6 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
+import { LIVE_SETTLE_MS, onLiveChange } from '../../api/live';
 import { resourceText } from '../../api/resource-text';
+import { concerns } from '../../contract/live';
 import type { ActorRefFrom } from 'xstate';
 import type { Resource } from '../../contract/resource';
 import type { ListPage, Row } from '../../db/resource-store';
@@ -10,13 +12,25 @@ import { storeActors, type ListQuery } from '../../machines/store-actors';
 import { LoadProblem } from './offline-note';
 import { useResourceStore } from './store-context';
 
-/** Back online, or queued changes reached the server: the list asks the server again, and its answer replaces this device's copy. */
+/**
+ * Back online, queued changes reached the server, or a change of its rows made anywhere else
+ * (api/live.ts): the list asks the server again, and its answer replaces this device's copy.
+ */
 export function useRefreshOnSync(actor: ActorRefFrom<typeof listMachine>): void {
   useEffect(() => {
     const refresh = () => actor.send({ type: 'list.refresh' });
+    // A burst of changes (a reorder, a menu restored with its dishes) is one read.
+    let soon: ReturnType<typeof setTimeout> | undefined;
+    const stopLive = onLiveChange((change) => {
+      if (change !== 'reset' && !concerns(actor.getSnapshot().context.resource, change)) return;
+      clearTimeout(soon);
+      soon = setTimeout(refresh, LIVE_SETTLE_MS);
+    });
     window.addEventListener('online', refresh);
     window.addEventListener(SYNCED_EVENT, refresh);
     return () => {
+      clearTimeout(soon);
+      stopLive();
       window.removeEventListener('online', refresh);
       window.removeEventListener(SYNCED_EVENT, refresh);
     };

@@ -1,0 +1,105 @@
+import { createParser } from 'eventsource-parser';
+import { ChangeSchema, EVENTS_PATH, LIVE_EVENTS, type Change } from '../contract/live';
+import { pageTransport } from './request';
+import { isAuthenticated, subscribeSession } from './session';
+
+/** A change of something this session may read, or `reset`: some may have been missed, read again what is on show. */
+export type LiveEvent = Change | 'reset';
+type Listener = (event: LiveEvent) => void;
+
+const listeners = new Set<Listener>();
+let running: AbortController | null = null;
+let lastId: string | null = null;
+/** The session the stream is of: another one's would not resume this one's. */
+let listeningAs: string | null = null;
+let failures = 0;
+let retry: ReturnType<typeof setTimeout> | undefined;
+/** How long a screen waits for more of a burst of changes before it reads once. */
+export const LIVE_SETTLE_MS = 80;
+/** Back-off after a lost stream: 1 s, 2 s, 4 s … at most 30 s. */
+const retryDelay = () => Math.min(30_000, 1000 * 2 ** Math.min(failures, 5));
+
+/**
+ * Hears the changes of what this session may read (contract/live.ts) while anything on screen
+ * listens. Quiet when nobody listens, in the background, offline or signed out; coming back, it
+ * resumes after the last change it heard (`Last-Event-ID`), and the server tells it to read again
+ * when that is too long ago.
+ */
+export function onLiveChange(listener: Listener): () => void {
+  listeners.add(listener);
+  adjust();
+  return () => {
+    listeners.delete(listener);
+    adjust();
+  };
+}
+
+const wanted = () => listeners.size > 0 && isAuthenticated() && document.visibilityState === 'visible' && navigator.onLine;
+
+function adjust() {
+  if (wanted()) {
+    if (!running && retry === undefined) void connect();
+  } else {
+    clearTimeout(retry);
+    retry = undefined;
+    running?.abort();
+    running = null;
+  }
+}
+
+function tell(event: LiveEvent) {
+  for (const listener of listeners) listener(event);
+}
+
+function heard({ id, event, data }: { id?: string; event?: string; data: string }) {
+  if (id) lastId = id;
+  if (event === LIVE_EVENTS.reset) return tell('reset');
+  if (event !== LIVE_EVENTS.change) return;
+  const change = ChangeSchema.safeParse(JSON.parse(data));
+  if (change.success) tell(change.data);
+}
+
+async function connect() {
+  const controller = new AbortController();
+  running = controller;
+  const { base, token } = pageTransport();
+  listeningAs = token;
+  try {
+    const response = await fetch(`${base}${EVENTS_PATH}`, {
+      headers: { Accept: 'text/event-stream', Authorization: `Bearer ${token}`, ...(lastId ? { 'Last-Event-ID': lastId } : {}) },
+      cache: 'no-store',
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
+    failures = 0;
+    const parser = createParser({ onEvent: heard });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(value);
+    }
+  } catch {
+    failures += 1;
+  } finally {
+    if (running === controller) running = null;
+  }
+  if (controller.signal.aborted || !wanted()) return;
+  retry = setTimeout(() => {
+    retry = undefined;
+    adjust();
+  }, retryDelay());
+}
+
+if (typeof window !== 'undefined') {
+  for (const event of ['online', 'offline'] as const) window.addEventListener(event, adjust);
+  document.addEventListener('visibilitychange', adjust);
+  subscribeSession(() => {
+    if (pageTransport().token !== listeningAs) {
+      lastId = null;
+      running?.abort();
+      running = null;
+    }
+    adjust();
+  });
+}
