@@ -1,4 +1,3 @@
-import { createParser } from 'eventsource-parser';
 import { ChangeSchema, EVENTS_PATH, LIVE_EVENTS, type Change } from '../contract/live';
 import { pageTransport } from './request';
 import { isAuthenticated, subscribeSession } from './session';
@@ -8,6 +7,8 @@ export type LiveEvent = Change | 'reset';
 type Listener = (event: LiveEvent) => void;
 
 const listeners = new Set<Listener>();
+/** Set by the app at its start (app/main.tsx): screens rendered elsewhere (tests) listen without a stream. */
+let enabled = false;
 let running: AbortController | null = null;
 let lastId: string | null = null;
 /** The session the stream is of: another one's would not resume this one's. */
@@ -34,7 +35,13 @@ export function onLiveChange(listener: Listener): () => void {
   };
 }
 
-const wanted = () => listeners.size > 0 && isAuthenticated() && document.visibilityState === 'visible' && navigator.onLine;
+/** Lets the screens' listeners be heard: the app's start calls it once. */
+export function enableLiveUpdates(): void {
+  enabled = true;
+  adjust();
+}
+
+const wanted = () => enabled && listeners.size > 0 && isAuthenticated() && document.visibilityState === 'visible' && navigator.onLine;
 
 function adjust() {
   if (wanted()) {
@@ -72,6 +79,8 @@ async function connect() {
     });
     if (!response.ok || !response.body) throw new Error(`events: ${response.status}`);
     failures = 0;
+    // Loaded with the first stream, not with the sign-in page.
+    const { createParser } = await import('eventsource-parser');
     const parser = createParser({ onEvent: heard });
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     for (;;) {

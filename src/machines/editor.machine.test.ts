@@ -156,3 +156,41 @@ describe('editorMachine restoring a revision', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('editorMachine when the record changed elsewhere (a live update)', () => {
+  const row = { id: ID, name: 'Englisch', code: 'en', content: {}, version: 5 } as unknown as Row;
+  const theirs = { ...row, code: 'eng', version: 6 } as unknown as Row;
+
+  function started(server: Row[]) {
+    const actor = createActor(
+      editorMachine.provide({
+        actors: {
+          readRecord: fromPromise(async () => null),
+          fetchRecord: fromPromise(async () => server.shift()!),
+          submit: fromPromise(async (): Promise<Outcome> => ({ status: 'done', row })),
+        } as unknown as Actors,
+        actions: { notify: () => {} },
+      }),
+      { input: { resource: languages, id: ID, blank: BLANK } },
+    ).start();
+    return actor;
+  }
+
+  it('shows the new version in a form without edits', async () => {
+    const actor = started([row, theirs]);
+    await settle();
+    actor.send({ type: 'record.refresh' });
+    await settle();
+    expect(actor.getSnapshot().context).toMatchObject({ version: 6, values: { code: 'eng' } });
+  });
+
+  it('offers the conflict choice under edits, keeping what was typed, instead of a later save overwriting the other change', async () => {
+    const actor = started([row, theirs]);
+    await settle();
+    actor.send({ type: 'field.change', name: 'name', value: 'English' });
+    actor.send({ type: 'record.refresh' });
+    await settle();
+    expect(actor.getSnapshot().matches('conflict')).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ current: theirs, values: { name: 'English' }, error: 'Someone else changed this language in the meantime.' });
+  });
+});
