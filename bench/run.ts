@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { allRoutesBytes, APP_DIR, benchBrowserPath, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
 import { benchList } from './list';
+import { benchLive } from './live';
 import { benchOutbox } from './outbox';
 import { met, printTable, writeMarkdown, type Figure } from './report';
 import { benchRevisions } from './revisions';
@@ -118,6 +119,16 @@ await section('a dish’s price changed, one save at a time: with its revision, 
     { name: 'update with its revision, p50, PGlite (floor: trigger off)', unit: 'ms', ours: pglite.withRevision, floor: pglite.without, target: { ratioAtMost: 1.25 } },
     { name: `a dish's history of ${postgres.revisionsOfDish.toLocaleString('en')} changes, first page, p50, PostgreSQL (floor: a list as long, first page)`, unit: 'ms', ours: postgres.historyPage, floor: postgres.listPage, target: { ratioAtMost: 1.5 } },
     { name: `a dish's history of ${pglite.revisionsOfDish.toLocaleString('en')} changes, first page, p50, PGlite (floor: a list as long, first page)`, unit: 'ms', ours: pglite.historyPage, floor: pglite.listPage, target: { ratioAtMost: 1.5 } },
+  ];
+});
+
+await section('live updates: a dish’s price changed on one device, 100 times, heard on another device’s event stream', ['live updates'], async () => {
+  const { postgres, pglite } = await benchLive();
+  return [
+    { name: 'change → event on another device, p50, PostgreSQL (floor: the save’s own answer)', unit: 'ms', ours: postgres.p50, floor: postgres.answerP50 },
+    { name: 'change → event on another device, worst of 100, PostgreSQL', unit: 'ms', ours: postgres.worst, target: { atMost: 1000 } },
+    { name: 'change → event on another device, p50, PGlite (floor: the save’s own answer)', unit: 'ms', ours: pglite.p50, floor: pglite.answerP50 },
+    { name: 'change → event on another device, worst of 100, PGlite', unit: 'ms', ours: pglite.worst, target: { atMost: 1000 } },
   ];
 });
 
