@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FailureSchema } from '../contract/envelope';
 import type { Policy } from '../contract/permissions';
 import { isApiPath } from './http/client';
 
@@ -36,6 +38,93 @@ const TAGS = [
   { name: 'system', description: 'Health, stored files and this document.' },
 ];
 
+/** Every error answer, in the one envelope, and when a route gives it. */
+const ERRORS: Readonly<Record<number, string>> = {
+  400: 'The request is not one this route takes: `errors` names each field and why.',
+  401: 'No session, or no active API key of the website where one is needed.',
+  403: 'The caller’s account type or team role does not allow it.',
+  404: 'No such record, or one of a website the caller has nothing to do with.',
+  409: 'The record changed since the version named in If-Match: `data` is the record as it is now.',
+  413: 'The body, or a file in it, is larger than this route takes.',
+  415: 'The body’s type is not one this route takes.',
+  422: 'The Idempotency-Key was used before for another request.',
+  428: 'If-Match is missing: name the version the change is made from.',
+  429: 'Too many attempts: try again later.',
+};
+
+type Operation = { operationId?: string; parameters?: object[]; responses?: Record<string, object>; requestBody?: { content?: Record<string, unknown> }; 'x-policy'?: Policy };
+type OpenApiDocument = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+
+const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
+/** The CRUD operations that need the version they change (crud/index.ts names them). */
+const VERSIONED = /^(update|delete|reorder)/;
+
+function errorsOf(method: string, path: string, operation: Operation): number[] {
+  const policy = operation['x-policy'];
+  const codes = [400];
+  if (policy !== 'public') codes.push(401);
+  if (policy !== 'public' && policy !== 'apiKey' && policy !== 'authenticated') codes.push(403);
+  if (path.includes('{')) codes.push(404);
+  if (MUTATING.has(method)) {
+    codes.push(413, 415);
+    if (policy !== 'public') codes.push(422);
+  }
+  if (VERSIONED.test(operation.operationId ?? '')) codes.push(409, 428);
+  if (policy === 'public' || policy === 'apiKey') codes.push(429);
+  return codes;
+}
+
+const header = (name: string, description: string, required = false) => ({ in: 'header', name, required, description, schema: { type: 'string' } });
+
+/**
+ * What every operation has beyond its own schemas: its error answers in the envelope, the headers
+ * that apply (Idempotency-Key on every change a caller signs, If-Match where a version is named),
+ * and one name for a path the spec gives two meanings (`/gastro-menus/{menuId}` reads a menu, the
+ * same path with a website's id lists and creates them): its parameter named for both.
+ */
+function completed(document: OpenApiDocument): OpenApiDocument {
+  const failure = { $ref: '#/components/schemas/Failure' };
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, Failure: z.toJSONSchema(FailureSchema as unknown as z.ZodType, { io: 'output' }) } };
+  const paths: NonNullable<OpenApiDocument['paths']> = {};
+  const template = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    const twin = Object.keys(paths).find((other) => other !== path && template(other) === template(path));
+    const named = twin ? mergedName(twin, path) : path;
+    if (twin && twin !== named) {
+      paths[named] = renamed(paths[twin]!, twin, named);
+      delete paths[twin];
+    }
+    const into = (paths[named] ??= {});
+    for (const [method, operation] of Object.entries(twin ? renamed(operations, path, named) : operations)) {
+      const responses = { ...operation.responses };
+      for (const code of errorsOf(method, named, operation)) responses[code] ??= { description: ERRORS[code], content: { 'application/json': { schema: failure } } };
+      const parameters = [...(operation.parameters ?? [])];
+      if (MUTATING.has(method) && operation['x-policy'] !== 'public') parameters.push(header('Idempotency-Key', 'A UUID: a repeat of the request answers the first answer again, without doing it twice.'));
+      if (VERSIONED.test(operation.operationId ?? '')) parameters.push(header('If-Match', 'The version the change is made from, as the ETag of a read gives it ("3").', true));
+      into[method] = { ...operation, parameters, responses };
+    }
+  }
+  return { ...document, paths };
+}
+
+/** One name for two parameters in the same place: `{websiteIdOrMenuId}`. */
+function mergedName(one: string, other: string): string {
+  const a = one.split('/');
+  const b = other.split('/');
+  return a.map((segment, at) => (segment === b[at] ? segment : `{${segment.slice(1, -1)}Or${b[at]!.charAt(1).toUpperCase()}${b[at]!.slice(2, -1)}}`)).join('/');
+}
+
+/** The operations of `from` as they read at `to`: their path parameters renamed where the paths differ. */
+function renamed(operations: Record<string, Operation>, from: string, to: string): Record<string, Operation> {
+  const names = new Map(from.split('/').flatMap((segment, at) => (segment.startsWith('{') && segment !== to.split('/')[at] ? [[segment.slice(1, -1), to.split('/')[at]!.slice(1, -1)] as const] : [])));
+  return Object.fromEntries(
+    Object.entries(operations).map(([method, operation]) => [
+      method,
+      { ...operation, parameters: operation.parameters?.map((parameter) => { const p = parameter as { in?: string; name?: string }; return p.in === 'path' && p.name && names.has(p.name) ? { ...p, name: names.get(p.name) } : p; }) },
+    ]),
+  );
+}
+
 /** Who may call a route, as the document says it: no credentials, the website's key, or a session. */
 function security(policy: Policy | undefined) {
   if (policy === 'public') return [];
@@ -53,6 +142,7 @@ export async function registerOpenApi(app: FastifyInstance) {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Sitekeeper API', version: '1' },
+      servers: [{ url: '/', description: 'This installation' }],
       tags: TAGS,
       components: {
         securitySchemes: {
@@ -69,9 +159,9 @@ export async function registerOpenApi(app: FastifyInstance) {
       const area = url.split('/')[2] ?? '';
       return { url, schema: { ...schema, tags: [AREAS[area] ?? area], security: security(policy), 'x-policy': policy } };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => completed(jsonSchemaTransformObject(input) as OpenApiDocument),
   });
-  app.get('/api/openapi.json', { config: { policy: 'public' } }, async (_request, reply) =>
+  app.get('/api/openapi.json', { config: { policy: 'public' }, schema: { operationId: 'getOpenApi', summary: 'This document.' } }, async (_request, reply) =>
     // Public and the same for everyone, so any origin may read it (API tools in a browser).
     reply.header('access-control-allow-origin', '*').send(app.swagger()),
   );

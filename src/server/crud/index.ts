@@ -52,7 +52,7 @@ export function registerResource(
 
   const statsPath = resource.paths.stats;
   if (statsPath) {
-    route.get(statsPath, { config: config('list', statsPath), schema: { ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, (request) => stats(context, request));
+    route.get(statsPath, { config: config('list', statsPath), schema: { ...named(resource, 'stats'), ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, (request) => stats(context, request));
   }
   if (resource.order) {
     const { path, field } = resource.order;
@@ -60,14 +60,14 @@ export function registerResource(
       path,
       {
         config: config('update', path),
-        schema: { ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(MAX_ORDERED_CHILDREN) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
+        schema: { ...named(resource, 'reorder'), ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(MAX_ORDERED_CHILDREN) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
       },
       (request, reply) => reorder(context, request, reply),
     );
   }
   const image = context.image;
   if (image) {
-    route.post(image.path, { config: config('update', image.path), schema: { ...paramsSchema(image.path), response: { 200: entityResponse } } }, (request, reply) => upload(context, request, reply));
+    route.post(image.path, { config: config('update', image.path), schema: { ...named(resource, 'image'), ...paramsSchema(image.path), response: { 200: entityResponse } } }, (request, reply) => upload(context, request, reply));
   }
 
   const itemPath = resource.paths.item;
@@ -78,35 +78,35 @@ export function registerResource(
     const source: WebsiteSource = { from: 'row-or-path', param: resource.itemParam!, table };
     route.get(
       itemPath,
-      { config: config('get', itemPath, source), schema: { ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },
+      { config: config('get', itemPath, source), schema: { ...named(resource, 'listOrGet'), ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },
       (request, reply) => (request.website?.named === 'row' ? get(context, request, reply) : list(context, request)),
     );
   } else {
     if (listPath) {
-      route.get(listPath, { config: config('list', listPath), schema: { ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(context, request));
+      route.get(listPath, { config: config('list', listPath), schema: { ...named(resource, 'list'), ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(context, request));
     }
-    route.get(itemPath, { config: config('get', itemPath), schema: { ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
+    route.get(itemPath, { config: config('get', itemPath), schema: { ...named(resource, 'get'), ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
   }
   if (resource.preview) {
     const { secret } = server;
     if (!secret) throw new Error(`Resource ${resource.name}: a preview needs the server's secret`);
     const path = previewPath(itemPath);
-    route.post(path, { config: config('get', path), schema: { ...itemParams, response: { 200: successSchema(PreviewSchema) } } }, (request) => preview(context, request, secret));
+    route.post(path, { config: config('get', path), schema: { ...named(resource, 'preview'), ...itemParams, response: { 200: successSchema(PreviewSchema) } } }, (request) => preview(context, request, secret));
   }
   const has = (operation: Operation) => offers(resource, operation);
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
   if (!lasting && !resource.createdBy && has('create')) {
-    route.post(createPath, { config: config('create', createPath), schema: { ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
+    route.post(createPath, { config: config('create', createPath), schema: { ...named(resource, 'create'), ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
   }
   if (has('update')) {
     const answers = context.singleton ? { 200: entityResponse, 201: entityResponse } : { 200: entityResponse };
-    route.put(itemPath, { config: config('update', itemPath), schema: { ...itemParams, body: resource.update, response: answers } }, (request, reply) =>
+    route.put(itemPath, { config: config('update', itemPath), schema: { ...named(resource, context.singleton ? 'save' : 'update'), ...itemParams, body: resource.update, response: answers } }, (request, reply) =>
       context.singleton ? save(context, request, reply) : update(context, request, reply),
     );
   }
   if (!lasting && has('delete')) {
-    route.delete(itemPath, { config: config('delete', itemPath), schema: { ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, (request) => remove(context, request));
+    route.delete(itemPath, { config: config('delete', itemPath), schema: { ...named(resource, 'delete'), ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, (request) => remove(context, request));
   }
   return {
     list: (request, narrower, visible) => list(context, request, narrower, visible),
@@ -118,6 +118,27 @@ export function registerResource(
 }
 
 /** A route's policy and, for a website-scoped entry, where its website comes from. */
+/** What each route of an entry is called in the API document: its operationId and summary, from the entry's name and label. */
+const OPERATION_WORDS = {
+  list: ['list', (one: string, other: string) => `Lists ${other}: search, filters, sort and pages.`],
+  get: ['get', (one: string) => `Reads one ${one}.`],
+  listOrGet: ['get', (one: string, other: string) => `One ${one} by its id, or the ${other} of a website by the website's id.`],
+  create: ['create', (one: string) => `Creates one ${one}.`],
+  update: ['update', (one: string) => `Changes one ${one}; If-Match names the version the change is made from.`],
+  save: ['save', (one: string) => `Saves the website's ${one}; its first save makes it.`],
+  delete: ['delete', (one: string) => `Deletes one ${one}; If-Match names the version deleted.`],
+  stats: ['count', (_one: string, other: string) => `Counts ${other}: all, recent, and per status.`],
+  reorder: ['reorder', (_one: string, other: string) => `Sets the order of ${other}; If-Match names the order it is made from.`],
+  image: ['upload', (one: string) => `Uploads the image of one ${one} (multipart).`],
+  preview: ['preview', (one: string) => `A link to the website's preview page that shows this ${one} as a draft, for an hour.`],
+} as const satisfies Record<string, readonly [string, (one: string, other: string) => string]>;
+
+function named(resource: Resource, operation: keyof typeof OPERATION_WORDS) {
+  const [verb, summary] = OPERATION_WORDS[operation];
+  const name = resource.name.charAt(0).toUpperCase() + resource.name.slice(1);
+  return { operationId: `${verb}${name}${operation === 'image' ? 'Image' : ''}`, summary: summary(resource.label.one.message ?? resource.name, resource.label.other.message ?? resource.name) };
+}
+
 function routeConfig({ resource, table, parent }: ResourceContext, operation: Operation, path: string, source?: WebsiteSource): { policy: Policy; website?: WebsiteSource } {
   const policy = resource.access[operation];
   // A website's own record: the route's id is the website the guard resolves.

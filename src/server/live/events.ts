@@ -68,6 +68,7 @@ export async function liveRoutes(app: FastifyInstance, { store, clock, entries }
       sse: 'dual',
       config: { policy: 'authenticated' },
       schema: {
+        operationId: 'streamChanges',
         summary: 'Changes of what the session may read, as Server-Sent Events (Accept: text/event-stream; Last-Event-ID to resume); as JSON, the last change heard.',
         response: { 200: successSchema(StreamPositionSchema) },
       },

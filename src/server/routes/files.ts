@@ -11,7 +11,7 @@ import { HttpError } from '../http/errors';
  * download. A key names one file forever, so it may be cached for good.
  */
 export async function fileRoutes(app: FastifyInstance, { files }: Pick<ServerContext, 'files'>) {
-  app.get<{ Params: { folder: string; name: string } }>('/api/files/:folder/:name', { config: { policy: 'public' } }, async (request, reply) => {
+  app.get<{ Params: { folder: string; name: string } }>('/api/files/:folder/:name', { config: { policy: 'public' }, schema: { operationId: 'getFile', summary: 'A stored file (an upload, its thumbnail), served inert with the type it was sniffed as.' } }, async (request, reply) => {
     const key = `${request.params.folder}/${request.params.name}`;
     const data = FILE_KEY.test(key) ? await files.get(key) : null;
     if (!data) throw new HttpError(404, messages.notFound);
