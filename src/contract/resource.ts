@@ -148,7 +148,8 @@ export const optionalQuery = <T extends z.core.SomeType>(schema: T) =>
   ) as unknown as z.ZodMiniOptional<T>;
 
 /** A whole number from a query string, within bounds. */
-const queryInt = (min: number, max: number) => z.pipe(z.coerce.number(), z.int().check(z.minimum(min), z.maximum(max)));
+// Checked on the coerced number itself, not after a pipe: the API document then shows the bounds.
+const queryInt = (min: number, max: number) => z.coerce.number().check(z.multipleOf(1), z.minimum(min), z.maximum(max));
 
 const withoutDefault = (schema: z.core.SomeType): z.core.$ZodType =>
   schema instanceof z.core.$ZodDefault ? schema._zod.def.innerType : (schema as z.core.$ZodType);

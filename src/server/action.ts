@@ -30,7 +30,7 @@ export function registerAction<A extends AnyAction>(app: FastifyInstance, action
     method: action.method,
     url: action.path,
     bodyLimit: options.bodyLimit,
-    config: { ...options.config, policy: action.policy },
+    config: { ...options.config, policy: action.policy, ...(action.multipart && { multipart: true as const }) },
     // Only the parts it has: Fastify warns of a schema given as undefined.
     schema: {
       operationId: action.name,

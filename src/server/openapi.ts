@@ -38,6 +38,28 @@ const TAGS = [
   { name: 'system', description: 'Health, stored files and this document.' },
 ];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body is a multipart upload its handler reads itself: the document describes its parts. */
+    multipart?: true;
+  }
+}
+
+/** An upload's body as the document shows it: its files (one or several, each a `file` part) and its text fields. */
+const MULTIPART_BODY = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: { file: { type: 'string', format: 'binary', description: 'A file; routes taking several repeat the part.' } },
+        additionalProperties: { type: 'string' },
+        required: ['file'],
+      },
+    },
+  },
+};
+
 /** Every error answer, in the one envelope, and when a route gives it. */
 const ERRORS: Readonly<Record<number, string>> = {
   400: 'The request is not one this route takes: `errors` names each field and why.',
@@ -52,7 +74,7 @@ const ERRORS: Readonly<Record<number, string>> = {
   429: 'Too many attempts: try again later.',
 };
 
-type Operation = { operationId?: string; parameters?: object[]; responses?: Record<string, object>; requestBody?: { content?: Record<string, unknown> }; 'x-policy'?: Policy };
+type Operation = { operationId?: string; parameters?: object[]; responses?: Record<string, object>; requestBody?: object; 'x-policy'?: Policy; 'x-multipart'?: true };
 type OpenApiDocument = { paths?: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
 
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
@@ -86,7 +108,6 @@ function completed(document: OpenApiDocument): OpenApiDocument {
   const failure = { $ref: '#/components/schemas/Failure' };
   document.components = { ...document.components, schemas: { ...document.components?.schemas, Failure: z.toJSONSchema(FailureSchema as unknown as z.ZodType, { io: 'output' }) } };
   const paths: NonNullable<OpenApiDocument['paths']> = {};
-  const template = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     const twin = Object.keys(paths).find((other) => other !== path && template(other) === template(path));
     const named = twin ? mergedName(twin, path) : path;
@@ -101,11 +122,15 @@ function completed(document: OpenApiDocument): OpenApiDocument {
       const parameters = [...(operation.parameters ?? [])];
       if (MUTATING.has(method) && operation['x-policy'] !== 'public') parameters.push(header('Idempotency-Key', 'A UUID: a repeat of the request answers the first answer again, without doing it twice.'));
       if (VERSIONED.test(operation.operationId ?? '')) parameters.push(header('If-Match', 'The version the change is made from, as the ETag of a read gives it ("3").', true));
-      into[method] = { ...operation, parameters, responses };
+      const { 'x-multipart': multipart, ...rest } = operation;
+      into[method] = { ...rest, parameters, responses, ...(multipart && { requestBody: MULTIPART_BODY }) };
     }
   }
   return { ...document, paths };
 }
+
+/** A path with its parameters' names left out: two paths alike but for those are one path. */
+const template = (path: string) => path.replace(/\{[^}]+\}/g, '{}');
 
 /** One name for two parameters in the same place: `{websiteIdOrMenuId}`. */
 function mergedName(one: string, other: string): string {
@@ -157,7 +182,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       const { schema } = jsonSchemaTransform(document);
       const policy = route.config?.policy;
       const area = url.split('/')[2] ?? '';
-      return { url, schema: { ...schema, tags: [AREAS[area] ?? area], security: security(policy), 'x-policy': policy } };
+      return { url, schema: { ...schema, tags: [AREAS[area] ?? area], security: security(policy), 'x-policy': policy, ...(route.config?.multipart && { 'x-multipart': true }) } };
     },
     transformObject: (input) => completed(jsonSchemaTransformObject(input) as OpenApiDocument),
   });

@@ -52,7 +52,7 @@ export function registerResource(
 
   const statsPath = resource.paths.stats;
   if (statsPath) {
-    route.get(statsPath, { config: config('list', statsPath), schema: { ...named(resource, 'stats'), ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, (request) => stats(context, request));
+    route.get(statsPath, { config: config('list', statsPath), schema: { ...operationNames(resource, 'stats'), ...paramsSchema(statsPath), response: { 200: successSchema(StatsSchema) } } }, (request) => stats(context, request));
   }
   if (resource.order) {
     const { path, field } = resource.order;
@@ -60,14 +60,14 @@ export function registerResource(
       path,
       {
         config: config('update', path),
-        schema: { ...named(resource, 'reorder'), ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(MAX_ORDERED_CHILDREN) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
+        schema: { ...operationNames(resource, 'reorder'), ...paramsSchema(path), body: z.object({ [field]: z.array(z.string()).max(MAX_ORDERED_CHILDREN) }), response: { 200: successSchema(z.object({ [field]: z.array(z.string()) })) } },
       },
       (request, reply) => reorder(context, request, reply),
     );
   }
   const image = context.image;
   if (image) {
-    route.post(image.path, { config: config('update', image.path), schema: { ...named(resource, 'image'), ...paramsSchema(image.path), response: { 200: entityResponse } } }, (request, reply) => upload(context, request, reply));
+    route.post(image.path, { config: { ...config('update', image.path), multipart: true }, schema: { ...operationNames(resource, 'image'), ...paramsSchema(image.path), response: { 200: entityResponse } } }, (request, reply) => upload(context, request, reply));
   }
 
   const itemPath = resource.paths.item;
@@ -78,35 +78,35 @@ export function registerResource(
     const source: WebsiteSource = { from: 'row-or-path', param: resource.itemParam!, table };
     route.get(
       itemPath,
-      { config: config('get', itemPath, source), schema: { ...named(resource, 'listOrGet'), ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },
+      { config: config('get', itemPath, source), schema: { ...operationNames(resource, 'listOrGet'), ...itemParams, querystring: resource.query, response: { 200: z.union([entityResponse, listResponse]) } } },
       (request, reply) => (request.website?.named === 'row' ? get(context, request, reply) : list(context, request)),
     );
   } else {
     if (listPath) {
-      route.get(listPath, { config: config('list', listPath), schema: { ...named(resource, 'list'), ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(context, request));
+      route.get(listPath, { config: config('list', listPath), schema: { ...operationNames(resource, 'list'), ...paramsSchema(listPath), querystring: resource.query, response: { 200: listResponse } } }, (request) => list(context, request));
     }
-    route.get(itemPath, { config: config('get', itemPath), schema: { ...named(resource, 'get'), ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
+    route.get(itemPath, { config: config('get', itemPath), schema: { ...operationNames(resource, 'get'), ...itemParams, response: { 200: entityResponse } } }, (request, reply) => get(context, request, reply));
   }
   if (resource.preview) {
     const { secret } = server;
     if (!secret) throw new Error(`Resource ${resource.name}: a preview needs the server's secret`);
     const path = previewPath(itemPath);
-    route.post(path, { config: config('get', path), schema: { ...named(resource, 'preview'), ...itemParams, response: { 200: successSchema(PreviewSchema) } } }, (request) => preview(context, request, secret));
+    route.post(path, { config: config('get', path), schema: { ...operationNames(resource, 'preview'), ...itemParams, response: { 200: successSchema(PreviewSchema) } } }, (request) => preview(context, request, secret));
   }
   const has = (operation: Operation) => offers(resource, operation);
   // The installation's one record (a global singleton) always exists, made by its migration: it is read and changed, never made or removed.
   const lasting = context.singleton && resource.scope === 'global';
   if (!lasting && !resource.createdBy && has('create')) {
-    route.post(createPath, { config: config('create', createPath), schema: { ...named(resource, 'create'), ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
+    route.post(createPath, { config: config('create', createPath), schema: { ...operationNames(resource, 'create'), ...paramsSchema(createPath), body: resource.create, response: { 201: entityResponse } } }, (request, reply) => create(context, request, reply));
   }
   if (has('update')) {
     const answers = context.singleton ? { 200: entityResponse, 201: entityResponse } : { 200: entityResponse };
-    route.put(itemPath, { config: config('update', itemPath), schema: { ...named(resource, context.singleton ? 'save' : 'update'), ...itemParams, body: resource.update, response: answers } }, (request, reply) =>
+    route.put(itemPath, { config: config('update', itemPath), schema: { ...operationNames(resource, context.singleton ? 'save' : 'update'), ...itemParams, body: resource.update, response: answers } }, (request, reply) =>
       context.singleton ? save(context, request, reply) : update(context, request, reply),
     );
   }
   if (!lasting && has('delete')) {
-    route.delete(itemPath, { config: config('delete', itemPath), schema: { ...named(resource, 'delete'), ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, (request) => remove(context, request));
+    route.delete(itemPath, { config: config('delete', itemPath), schema: { ...operationNames(resource, 'delete'), ...itemParams, response: { 200: successSchema(z.object({ _id: z.string() })) } } }, (request) => remove(context, request));
   }
   return {
     list: (request, narrower, visible) => list(context, request, narrower, visible),
@@ -133,7 +133,7 @@ const OPERATION_WORDS = {
   preview: ['preview', (one: string) => `A link to the website's preview page that shows this ${one} as a draft, for an hour.`],
 } as const satisfies Record<string, readonly [string, (one: string, other: string) => string]>;
 
-function named(resource: Resource, operation: keyof typeof OPERATION_WORDS) {
+function operationNames(resource: Resource, operation: keyof typeof OPERATION_WORDS) {
   const [verb, summary] = OPERATION_WORDS[operation];
   const name = resource.name.charAt(0).toUpperCase() + resource.name.slice(1);
   return { operationId: `${verb}${name}${operation === 'image' ? 'Image' : ''}`, summary: summary(resource.label.one.message ?? resource.name, resource.label.other.message ?? resource.name) };
