@@ -55,6 +55,7 @@ const accounts = pagesOf(() => import('../views/admin/accounts'));
 const partnerPages = pagesOf(() => import('../views/partners/partners'));
 const websitePages = pagesOf(() => import('../views/websites/websites'));
 const DashboardPage = lazyScreen<PageProps>(() => import('../views/dashboard/dashboard-page').then((m) => m.DashboardPage));
+const WebhooksPage = lazyScreen<PageProps>(() => import('../views/websites/webhooks').then((m) => m.WebhooksPage));
 const WebsiteHomePage = lazyScreen<PageProps>(() => import('../views/websites/website-home').then((m) => m.WebsiteHomePage));
 const SeoPage = lazyScreen<PageProps>(() => import('../views/cms/seo').then((m) => m.SeoPage));
 const CmsDashboardPage = lazyScreen<PageProps>(() => import('../views/cms/cms-dashboard').then((m) => m.CmsDashboardPage));
@@ -127,6 +128,7 @@ export const routes: readonly RouteEntry[] = [
   signedIn('/websites-form', msg`Website form`, WebsitesFormPage),
   signedIn('/profile', msg`Profile`, ProfilePage),
   signedIn('/websites/seo/:websiteId', msg`SEO`, SeoPage),
+  signedIn('/websites/:websiteId/webhooks', msg`Webhooks`, WebhooksPage),
   // Spec §2: no guard of its own, only the global one, which asks for a verified session here too.
   signedIn('/websites/:id', msg`Website dashboard`, WebsiteHomePage),
 

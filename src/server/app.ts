@@ -41,13 +41,15 @@ import { teamRoutes } from './routes/team';
 import { languageRoutes } from './routes/languages';
 import { profileRoutes } from './routes/profile';
 import { healthRoutes } from './routes/health';
+import { webhookRoutes } from './routes/webhooks';
 import { whiteLabelRoutes } from './routes/white-label';
 import type { Store } from './store/open';
 import * as tables from './store/schema';
+import type { WebhookTiming } from './webhooks/sender';
 
 export interface AppDeps {
   // Without `filesS3` (tests) uploads go to `filesDir`.
-  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir' | 'publicUrl'> & Partial<Pick<Config, 'filesS3' | 'smtpAllowPrivate'>>;
+  config: Pick<Config, 'clientDir' | 'corsOrigins' | 'logLevel' | 'appSecret' | 'trustProxy' | 'filesDir' | 'publicUrl'> & Partial<Pick<Config, 'filesS3' | 'smtpAllowPrivate' | 'webhooksAllowPrivate'>>;
   store: Store;
   mailer: Mailer;
   /** Tests pass a clock they can move; expiry and rate limits all read it. */
@@ -56,6 +58,8 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
   /** How often contact form mails that failed are looked at again (routes/contact-forms.ts); tests pass a short one. */
   formMailRetryMs?: number;
+  /** How webhooks are scheduled (webhooks/sender.ts); tests pass short rounds and their own back-off. */
+  webhookTiming?: Partial<WebhookTiming>;
 }
 
 /**
@@ -107,7 +111,7 @@ function everyAnswer(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** The whole server as a value: no globals, so tests build as many as they like. */
-export async function buildApp({ config, store, mailer, logger, clock = () => new Date(), formMailRetryMs }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, store, mailer, logger, clock = () => new Date(), formMailRetryMs, webhookTiming }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config.logLevel),
     // Our own ids: a client-chosen id would let anyone forge log lines.
@@ -130,7 +134,9 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     files: config.filesS3 ? s3Storage(config.filesS3) : diskStorage(config.filesDir),
     publicUrl: config.publicUrl,
     smtpAllowPrivate: config.smtpAllowPrivate ?? false,
+    webhooksAllowPrivate: config.webhooksAllowPrivate ?? false,
     formMailRetryMs,
+    webhookTiming,
     entries: new Map(),
   };
   app.setValidatorCompiler(validatorCompiler);
@@ -196,8 +202,9 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   for (const { key } of MODULES) await app.register(MODULE_ROUTES[key], ctx);
   await app.register(seoRoutes, ctx);
   await app.register(teamRoutes, ctx);
-  // After every entry whose changes it shows.
+  // After every entry whose changes it shows, or tells webhooks of.
   await app.register(activityRoutes, ctx);
+  await app.register(webhookRoutes, ctx);
   await app.register(recycleBinRoutes, ctx);
   await app.register(publicRoutes, ctx);
   await app.register(liveRoutes, ctx);

@@ -17,6 +17,11 @@ export interface Config {
    * (`SMTP_ALLOW_PRIVATE=1`): only where this installation's mail servers really live there.
    */
   smtpAllowPrivate: boolean;
+  /**
+   * Webhooks may be sent to loopback, private or link-local addresses (`WEBHOOKS_ALLOW_PRIVATE=1`):
+   * only where this installation's receivers really live there.
+   */
+  webhooksAllowPrivate: boolean;
   mailFrom: string;
   adminEmail: string | null;
   adminPassword: string | null;
@@ -161,6 +166,7 @@ export function loadConfig(env: Env = process.env, root = process.cwd()): Config
     store: parseStore(env.DATABASE_URL, dataDir),
     smtpUrl: env.SMTP_URL || null,
     smtpAllowPrivate: env.SMTP_ALLOW_PRIVATE === '1' || env.SMTP_ALLOW_PRIVATE === 'true',
+    webhooksAllowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1' || env.WEBHOOKS_ALLOW_PRIVATE === 'true',
     mailFrom: env.MAIL_FROM || 'Sitekeeper <no-reply@localhost>',
     adminEmail: env.ADMIN_EMAIL || null,
     adminPassword: env.ADMIN_PASSWORD || null,

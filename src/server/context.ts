@@ -2,6 +2,7 @@ import type { RegisteredEntries } from './crud/context';
 import type { FileStorage } from './files/storage';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/open';
+import type { WebhookTiming } from './webhooks/sender';
 
 /** What route plugins share: injected, so tests control time, mail and the store. */
 export interface ServerContext {
@@ -16,8 +17,12 @@ export interface ServerContext {
   publicUrl: string;
   /** SMTP_ALLOW_PRIVATE: websites' mail servers may be at private addresses (routes/contact-forms.ts). */
   smtpAllowPrivate: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhooks may be sent to private addresses (routes/webhooks.ts). */
+  webhooksAllowPrivate: boolean;
   /** The registry entries whose routes the app has, by table (filled as they are registered). */
   entries: RegisteredEntries;
   /** How often contact form mails that failed are looked at again; tests pass a short one. */
   formMailRetryMs?: number;
+  /** How webhooks are scheduled: tests pass short rounds and their own back-off. */
+  webhookTiming?: Partial<WebhookTiming>;
 }

@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
+import { EVENTS_PATH } from '../../src/contract/live';
 
 /** What the layout sweep (sweep.spec.ts) looks for on every screen. */
 export type FindingKind = 'broken word' | 'overflow' | 'page too wide' | 'small tap target';
@@ -31,11 +32,13 @@ export async function screenLinks(page: Page): Promise<string[]> {
 export function networkQuiet(page: Page) {
   let inFlight = 0;
   const done = () => (inFlight = Math.max(0, inFlight - 1));
+  // The live updates' stream stays open as long as the app does: it is no read to wait for.
+  const isRead = (request: Request) => ['fetch', 'xhr'].includes(request.resourceType()) && new URL(request.url()).pathname !== EVENTS_PATH;
   page.on('request', (request) => {
-    if (['fetch', 'xhr'].includes(request.resourceType())) inFlight += 1;
+    if (isRead(request)) inFlight += 1;
   });
-  page.on('requestfinished', (request) => ['fetch', 'xhr'].includes(request.resourceType()) && done());
-  page.on('requestfailed', (request) => ['fetch', 'xhr'].includes(request.resourceType()) && done());
+  page.on('requestfinished', (request) => isRead(request) && done());
+  page.on('requestfailed', (request) => isRead(request) && done());
   return async () => {
     const until = Date.now() + 10_000;
     let quietSince = Date.now();

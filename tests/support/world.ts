@@ -6,7 +6,7 @@ import { fillPath, pathParams, type Resource } from '../../src/contract/resource
 import { uuidv7 } from '../../src/contract/uuid';
 import { hashToken } from '../../src/server/auth/secrets';
 import type { Store } from '../../src/server/store/open';
-import { contactSubmissions, partners, recycleBin, revisions, sessions, users, websites } from '../../src/server/store/schema';
+import { contactSubmissions, partners, recycleBin, revisions, sessions, users, webhookDeliveries, websites } from '../../src/server/store/schema';
 import { tokenFor } from './auth';
 import type { Cast } from './cast';
 import { routeName, type AppRoute, type Registered } from './routes';
@@ -56,6 +56,9 @@ const CUSTOM_PARAMS: Readonly<Record<string, ParamSpec>> = {
 /** What an entry's simplest record needs beyond its schema: a rule of its hooks across fields (a menu item leads somewhere). */
 const MAKING: Readonly<Record<string, Record<string, unknown>>> = {
   menuItems: { url: '/example' },
+  // A name that never resolves (RFC 6761): "send test" fails at once. Switched off, so the sender
+  // makes no deliveries of the world's changes on its own schedule while a refused call is watched.
+  webhooks: { url: 'https://hooks.invalid/sitekeeper', events: ['pages.published'], isActive: false },
 };
 
 /** Rows a call may end or take away from its owner (a session, an account): each call gets its own. */
@@ -233,6 +236,12 @@ export class World {
       case 'contactSubmissions': {
         const form = given.get('contactForms') ?? (await this.rowOf({ resource: 'contactForms' }, websiteId, new Map(), false));
         const [row] = await db.insert(contactSubmissions).values({ websiteId, formId: form.id, values: [], summary: `Fresh ${tag}` }).returning();
+        return row as unknown as Row;
+      }
+      // A delivery of a webhook's, as its sender makes one.
+      case 'webhookDeliveries': {
+        const hook = given.get('webhooks') ?? (await this.rowOf({ resource: 'webhooks' }, websiteId, new Map(), false));
+        const [row] = await db.insert(webhookDeliveries).values({ websiteId, webhookId: hook.id, event: 'pages.published', payload: '{}', status: 'delivered' }).returning();
         return row as unknown as Row;
       }
       case 'media': {

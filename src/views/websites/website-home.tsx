@@ -12,6 +12,7 @@ import { allows, can, CMS_MODULES, hasFeature, isAdmin, type CmsModule } from '.
 import { categories, hosting, languages, subcategories, technologies, types } from '../../contract/resources/catalogs';
 import { partners } from '../../contract/resources/partners';
 import { gastroMenus } from '../../contract/resources/gastro';
+import { webhooks } from '../../contract/resources/webhooks';
 import { apiKeys, websites } from '../../contract/resources/websites';
 import { resourceStore } from '../../db/device-store';
 import type { ListPage, Row } from '../../db/resource-store';
@@ -194,6 +195,13 @@ export function WebsiteHome({ id, back, footer }: WebsiteHomeProps) {
               )}
             </figure>
             {allows(apiKeys.access.get, user) && <ApiKeyPanel websiteId={row.id} />}
+            {allows(webhooks.access.list, user) && (
+              <p>
+                <Link href={`/websites/${row.id}/webhooks`} className={home.tile}>
+                  <Trans>Webhooks</Trans>
+                </Link>
+              </p>
+            )}
             {footer}
           </>
         )}

@@ -10,3 +10,4 @@ export * from './gastro';
 export * from './contact-forms';
 export * from './revisions';
 export * from './recycle-bin';
+export * from './webhooks';

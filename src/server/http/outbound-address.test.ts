@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { isPrivateAddress, resolveSmtpHost, SmtpRefused } from './website-smtp';
+import { isPrivateAddress, OutboundRefused, resolveOutbound } from './outbound-address';
 
-describe('a website’s mail server address', () => {
+describe('an address a website chose (its mail server, its webhooks)', () => {
   it.each([
     '127.0.0.1',
     '10.0.0.5',
@@ -29,10 +29,10 @@ describe('a website’s mail server address', () => {
   });
 
   it('is resolved once: a name with a private address is refused, an IP literal needs no lookup', async () => {
-    await expect(resolveSmtpHost('localhost', false)).rejects.toBeInstanceOf(SmtpRefused);
-    await expect(resolveSmtpHost('127.0.0.1', false)).rejects.toBeInstanceOf(SmtpRefused);
-    await expect(resolveSmtpHost('127.0.0.1', true)).resolves.toBe('127.0.0.1');
-    await expect(resolveSmtpHost('93.184.215.14', false)).resolves.toBe('93.184.215.14');
-    await expect(resolveSmtpHost('no-such-host.invalid', true)).rejects.toBeInstanceOf(SmtpRefused);
+    await expect(resolveOutbound('localhost', false)).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(resolveOutbound('127.0.0.1', false)).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(resolveOutbound('127.0.0.1', true)).resolves.toBe('127.0.0.1');
+    await expect(resolveOutbound('93.184.215.14', false)).resolves.toBe('93.184.215.14');
+    await expect(resolveOutbound('no-such-host.invalid', true)).rejects.toBeInstanceOf(OutboundRefused);
   });
 });
