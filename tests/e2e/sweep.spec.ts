@@ -59,6 +59,7 @@ const ALWAYS_SHOWN: { role: string; screen: RegExp; width: number }[] = [
   { role: 'owner', screen: /^\/cms\/:id\/activity$/, width: 390 },
   { role: 'owner', screen: /^\/cms\/:id\/recycle-bin$/, width: 390 },
   { role: 'admin', screen: /^\/activity$/, width: 1366 },
+  { role: 'owner', screen: /^\/websites\/:id\/webhooks$/, width: 360 },
 ];
 
 const fileName = (...parts: (string | number)[]) => `${parts.join('-').replace(/[/:]+/g, '_').replace(/^_|_$/g, '')}.png`;
