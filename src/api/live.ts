@@ -15,6 +15,20 @@ let lastId: string | null = null;
 let listeningAs: string | null = null;
 let failures = 0;
 let retry: ReturnType<typeof setTimeout> | undefined;
+/** Runs `work` when the page has nothing else to do, within 2 s; cancelled like a timeout. */
+function whenIdle(work: () => void): ReturnType<typeof setTimeout> {
+  if (typeof requestIdleCallback === 'undefined') return setTimeout(work, 500);
+  const timer = setTimeout(() => {
+    cancelIdleCallback(idle);
+    work();
+  }, 2000);
+  const idle = requestIdleCallback(() => {
+    clearTimeout(timer);
+    work();
+  });
+  return timer;
+}
+
 /** How long a screen waits for more of a burst of changes before it reads once. */
 export const LIVE_SETTLE_MS = 80;
 /** Back-off after a lost stream: 1 s, 2 s, 4 s … at most 30 s. */
@@ -45,7 +59,11 @@ const wanted = () => enabled && listeners.size > 0 && isAuthenticated() && docum
 
 function adjust() {
   if (wanted()) {
-    if (!running && retry === undefined) void connect();
+    // Once the screen has what it opened with: the stream is for what changes after.
+    if (!running && retry === undefined) retry = whenIdle(() => {
+      retry = undefined;
+      if (wanted() && !running) void connect();
+    });
   } else {
     clearTimeout(retry);
     retry = undefined;

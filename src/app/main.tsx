@@ -3,8 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { storedBranding } from '../api/branding';
 import { activateLanguage } from '../api/catalogs';
 import { interfaceLanguage } from '../api/interface-language';
-import { enableLiveUpdates } from '../api/live';
-import { isAuthenticated } from '../api/session';
+import { isAuthenticated, subscribeSession } from '../api/session';
 import { dateFormat } from '../components/intl-formats';
 import { keepDeviceDataWithSession } from '../db/device-session';
 import { App } from './app';
@@ -14,7 +13,12 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 keepDeviceDataWithSession();
-enableLiveUpdates();
+// Live updates come with a session: their code loads then, not with the sign-in page.
+const liveWithSession = () => {
+  if (isAuthenticated()) void import('../api/live').then(({ enableLiveUpdates }) => enableLiveUpdates());
+};
+liveWithSession();
+subscribeSession(liveWithSession);
 
 // The visitor's choice, else the installation's default as last seen (spec §9), so a returning
 // visitor who never chose does not see English first; BrandingProvider applies a changed default.
