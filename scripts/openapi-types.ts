@@ -1,5 +1,5 @@
 import { register } from 'node:module';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTestApp } from '../tests/support/app';
 
@@ -16,7 +16,10 @@ try {
   await app.ready();
   const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   const types = astToString(await openapiTS(document));
-  await writeFile(join(import.meta.dirname, '../tests/api-client/api.d.ts'), `// Made by scripts/openapi-types.ts from the server's OpenAPI document; not edited by hand.\n${types}`);
+  // Nothing else is in the folder: a fresh clone does not have it.
+  const folder = join(import.meta.dirname, '../tests/api-client');
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'api.d.ts'), `// Made by scripts/openapi-types.ts from the server's OpenAPI document; not edited by hand.\n${types}`);
 } finally {
   await app.close();
 }
