@@ -28,12 +28,13 @@ export async function screenLinks(page: Page): Promise<string[]> {
     .map((url) => `${url.pathname}${url.search}`);
 }
 
+// The live updates' stream stays open as long as the app does: it is no read to wait for.
+const isRead = (request: Request) => ['fetch', 'xhr'].includes(request.resourceType()) && new URL(request.url()).pathname !== EVENTS_PATH;
+
 /** Counts the page's reads in flight, so a screen is looked at once its data is there. */
 export function networkQuiet(page: Page) {
   let inFlight = 0;
   const done = () => (inFlight = Math.max(0, inFlight - 1));
-  // The live updates' stream stays open as long as the app does: it is no read to wait for.
-  const isRead = (request: Request) => ['fetch', 'xhr'].includes(request.resourceType()) && new URL(request.url()).pathname !== EVENTS_PATH;
   page.on('request', (request) => {
     if (isRead(request)) inFlight += 1;
   });
