@@ -172,7 +172,7 @@ describe.each(storeKinds)('the recycle bin (%s)', (kind) => {
         where right(t.tgname, 10) = '_revisions'`),
       )) as unknown as { rows: { table_name: string; column_name: string }[] }
     ).rows;
-    expect(required.map((one) => `${one.table_name}.${one.column_name}`).toSorted()).toEqual(['api_keys.key_hash', 'users.password_hash']);
+    expect(required.map((one) => `${one.table_name}.${one.column_name}`).toSorted()).toEqual(['api_keys.key_hash', 'users.password_hash', 'webhooks.secret_encrypted']);
     const leaving = await seedMember(test.store, cast.site.A, 'leaving', { permissions: { cms: true, seo: false, team: false, settings: false }, cmsPermissions: {} });
     const before = (await test.store.db.select().from(recycleBin)).length;
     const res = await send('ownerA', 'DELETE', `/api/team/members/${cast.site.A}/${leaving.userId}`, undefined, 1);
