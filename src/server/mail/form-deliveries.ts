@@ -6,6 +6,7 @@ import type { ServerContext } from '../context';
 import { renderFormMail } from '../content/form-mail';
 import { translator } from '../http/i18n';
 import { contactForms, contactSubmissions, mailTemplates, smtpSettings, users, websites } from '../store/schema';
+import { rounds, type Rounds } from '../store/rounds';
 import { sendWithWebsiteSmtp } from './website-smtp';
 
 // Mailing contact form submissions (issue 12): a submission is stored first, then mailed through
@@ -31,21 +32,11 @@ export interface FormDeliveryOptions extends Pick<ServerContext, 'store' | 'cloc
   intervalMs?: number;
 }
 
-export interface FormDeliveries {
-  /** Starts the sender's rounds (with the app). */
-  start(): void;
-  /** A round soon: a submission came, or the mail settings changed. */
-  kick(): void;
-  /** Ends the rounds and waits for the one running (with the app's close). */
-  stop(): Promise<void>;
-}
+/** The sender's rounds; `kick` when a submission came or the mail settings changed. */
+export type FormDeliveries = Rounds;
 
 export function formDeliveries({ store, clock, secret, allowPrivate, log, intervalMs = 60_000 }: FormDeliveryOptions): FormDeliveries {
   const db = store.db;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
 
   /** Claims the due mails of websites that have a mail server: they are this sender's for CLAIM_MS. */
   async function claim(now: Date) {
@@ -123,41 +114,10 @@ export function formDeliveries({ store, clock, secret, allowPrivate, log, interv
           .set(sent ? { mailStatus: 'sent', sentAt: at, claimedUntil: null } : { claimedUntil: null, nextAttemptAt: new Date(at.getTime() + retryDelay(submission.mailAttempts)) })
           .where(mine);
       }
-      if (claimed.length < BATCH || stopped) return;
+      if (claimed.length < BATCH || job.stopped) return;
     }
   }
 
-  function run(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      // A kick during a round asks for another: its mail may have come after this round's claim.
-      for (;;) {
-        again = false;
-        await round().catch((error: unknown) => log.warn({ err: error }, 'the contact form mail round failed'));
-        if (!again || stopped) return;
-      }
-    })().finally(() => (running = null));
-    return running;
-  }
-
-  return {
-    start() {
-      if (timer || stopped) return;
-      // unref: a pending retry must not keep a stopping process alive.
-      timer = setInterval(() => void run(), intervalMs).unref();
-      void run();
-    },
-    kick() {
-      if (!stopped) void run();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
-  };
+  const job = rounds({ intervalMs, round, log, what: 'the contact form mail round' });
+  return job;
 }

@@ -8,6 +8,7 @@ import { translator } from '../http/i18n';
 import { loadSettings } from '../routes/white-label';
 import { revisions, users, webhookDeliveries, webhookEvents, webhooks, websites } from '../store/schema';
 import { eventOf } from './events';
+import { rounds, type Rounds } from '../store/rounds';
 import { postSigned, type Outcome } from './post';
 
 // Sending a website's webhooks (ADR 026). A change's revision is queued in its own transaction
@@ -49,23 +50,13 @@ export interface WebhookSenderOptions extends Pick<ServerContext, 'store' | 'clo
   timing: WebhookTiming;
 }
 
-export interface WebhookSender {
-  /** Starts the rounds (with the app). */
-  start(): void;
-  /** A round soon. */
-  kick(): void;
-  /** Ends the rounds and waits for the one running (with the app's close). */
-  stop(): Promise<void>;
+export interface WebhookSender extends Rounds {
   /** "Send test": one signed test event now, logged, never retried. */
   test(webhook: WebhookRow): Promise<Delivery>;
 }
 
 export function webhookSender({ store, clock, secret, mailer, entries, publicUrl, allowPrivate, log, timing }: WebhookSenderOptions): WebhookSender {
   const db = store.db;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
 
   /** Queued revisions become deliveries, in one transaction with their removal from the queue: none twice, none lost. */
   async function fanOut(): Promise<number> {
@@ -210,41 +201,17 @@ export function webhookSender({ store, clock, secret, mailer, entries, publicUrl
   }
 
   async function round(): Promise<void> {
-    for (;;) if ((await fanOut()) < BATCH || stopped) break;
-    for (;;) if ((await send()) < BATCH || stopped) return;
+    for (;;) if ((await fanOut()) < BATCH || job.stopped) break;
+    for (;;) if ((await send()) < BATCH || job.stopped) return;
   }
-
-  function run(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      // A kick during a round asks for another: its change may have come after this round's claim.
-      for (;;) {
-        again = false;
-        await round().catch((error: unknown) => log.warn({ err: error }, 'the webhook round failed'));
-        if (!again || stopped) return;
-      }
-    })().finally(() => (running = null));
-    return running;
-  }
+  const job = rounds({ intervalMs: timing.intervalMs, round, log, what: 'the webhook round' });
 
   return {
-    start() {
-      if (timer || stopped) return;
-      // unref: a pending retry must not keep a stopping process alive.
-      timer = setInterval(() => void run(), timing.intervalMs).unref();
-      void run();
-    },
-    kick() {
-      if (!stopped) void run();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
+    start: job.start,
+    kick: job.kick,
+    stop: job.stop,
+    get stopped() {
+      return job.stopped;
     },
     async test(hook) {
       const now = clock();

@@ -10,8 +10,8 @@ import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';
 import { apiKeys, toggleApiKey } from '../../contract/resources/websites';
-import { reasonOf } from '../../machines/reason';
 import styles from '../resource/resource.module.css';
+import { useBusyAction } from '../resource/use-busy-action';
 
 const KeySchema = apiKeys.entity;
 type Key = z.infer<typeof KeySchema>;
@@ -28,7 +28,7 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
   const path = fillPath(apiKeys.paths.item, { id: websiteId });
   const [key, setKey] = useState<Key | null | undefined>(undefined);
   const [revealed, setRevealed] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useBusyAction();
 
   const load = useCallback(
     (signal?: AbortSignal) =>
@@ -47,16 +47,6 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
     return () => controller.abort();
   }, [load]);
 
-  async function act(run: () => Promise<void>) {
-    setBusy(true);
-    try {
-      await run();
-    } catch (error) {
-      toast.error(reasonOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const create = () =>
     act(async () => {

@@ -25,6 +25,7 @@ import { BackLink } from '../resource/back-link';
 import { Allowed } from '../resource/no-access';
 import { ResourceListPage } from '../resource/resource-list-page';
 import styles from '../resource/resource.module.css';
+import { useBusyAction } from '../resource/use-busy-action';
 import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
 
@@ -123,20 +124,10 @@ function WebhookCard({ hook, websiteId, onChanged, onRemoved, onSecret }: { hook
   const { t, i18n } = useLingui();
   const toast = useToast();
   const { confirm, confirmDelete } = useConfirm();
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useBusyAction();
   const path = fillPath(webhooks.paths.item, { websiteId, webhookId: hook._id });
   const params = { websiteId, webhookId: hook._id };
 
-  async function act(run: () => Promise<void>) {
-    setBusy(true);
-    try {
-      await run();
-    } catch (error) {
-      toast.error(reasonOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
   const toggle = () =>
     act(async () => {
       const answer = await request<Webhook>(path, { method: 'PUT', body: { isActive: !hook.isActive }, headers: { 'if-match': ifMatch(hook.version) }, fallback: messages.requestFailed });
