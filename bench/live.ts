@@ -1,15 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EVENTS_PATH } from '../src/contract/live';
-import { buildApp } from '../src/server/app';
-import { openStore, type Store } from '../src/server/store/open';
-import { memoryMailer, testAppConfig } from '../tests/support/app';
-import { tokenFor } from '../tests/support/auth';
-import { createPgDatabase } from '../tests/support/store';
-import { seedUser, seedWebsite } from '../tests/support/users';
+import type { Store } from '../src/server/store/open';
+import { dishApp, onBothStores } from './dish-app';
 
 export interface LiveBenchResult {
   /** From sending a dish's new price to another device's stream telling of it: median and worst, ms. */
@@ -28,22 +20,9 @@ const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor
  * leaves to the moment the other device has the event.
  */
 async function measure(store: Store, changes: number): Promise<LiveBenchResult> {
-  const owner = await seedUser(store, { type: 'user', email: 'live-owner@example.test', username: 'live-owner', password: 'bench-password' });
-  const website = await seedWebsite(store, { ownerId: owner.id, name: 'Live trattoria' });
-  const headers = { authorization: `Bearer ${await tokenFor(store, owner.id)}`, 'content-type': 'application/json' };
-  const app = await buildApp({ config: testAppConfig(), store, mailer: memoryMailer(), logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, base, headers, dish, setPrice } = await dishApp(store);
   const stop = new AbortController();
   try {
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const call = async (method: string, path: string, body: object, version?: number) => {
-      const res = await fetch(base + path, { method, headers: { ...headers, ...(version ? { 'if-match': `"${version}"` } : {}) }, body: JSON.stringify(body) });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { data: { _id: string; version: number } }).data;
-    };
-    const menu = await call('POST', `/api/cms/gastro-menus/${website.id}`, { name: 'Lunch' });
-    const dish = await call('POST', `/api/cms/gastro-menus/${menu._id}/items`, { name: 'Pizza Margherita', price: 890 });
-
     const waiting = new Map<number, () => void>();
     const stream = await fetch(base + EVENTS_PATH, { headers: { ...headers, accept: 'text/event-stream' }, signal: stop.signal });
     const parser = createParser({
@@ -64,7 +43,7 @@ async function measure(store: Store, changes: number): Promise<LiveBenchResult> 
       const next = version + 1;
       const told = new Promise<void>((resolve) => waiting.set(next, resolve));
       const started = performance.now();
-      version = (await call('PUT', `/api/cms/gastro-menus/items/${dish._id}`, { price: 900 + i }, version)).version;
+      version = await setPrice(900 + i, version);
       const answer = performance.now() - started;
       await told;
       waiting.delete(next);
@@ -82,18 +61,4 @@ async function measure(store: Store, changes: number): Promise<LiveBenchResult> 
 }
 
 /** On PostgreSQL (LISTEN/NOTIFY over a connection of its own) and on the embedded PGlite. */
-export async function benchLive(changes = 100): Promise<{ postgres: LiveBenchResult; pglite: LiveBenchResult }> {
-  const database = await createPgDatabase();
-  let postgres: LiveBenchResult;
-  try {
-    postgres = await measure(await openStore({ kind: 'postgres', url: database.url }, async () => {}), changes);
-  } finally {
-    await database.drop();
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), 'sk-bench-live-'));
-  try {
-    return { postgres, pglite: await measure(await openStore({ kind: 'pglite', dataDir }, async () => {}), changes) };
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+export const benchLive = (changes = 100) => onBothStores((store) => measure(store, changes));

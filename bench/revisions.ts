@@ -1,14 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp } from '../src/server/app';
-import { openStore, type Store } from '../src/server/store/open';
-import { memoryMailer, testAppConfig } from '../tests/support/app';
-import { tokenFor } from '../tests/support/auth';
-import { createPgDatabase } from '../tests/support/store';
-import { seedUser, seedWebsite } from '../tests/support/users';
+import type { Store } from '../src/server/store/open';
+import { dishApp, onBothStores } from './dish-app';
 
 export interface RevisionBenchResult {
   /** Median latency of one dish update with its revision written by the trigger. */
@@ -32,28 +24,15 @@ const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor
  * transaction with its actor setting, the answer) is the same in both.
  */
 async function measure(store: Store, { rounds, perRound }: { rounds: number; perRound: number }): Promise<RevisionBenchResult> {
-  const owner = await seedUser(store, { type: 'user', email: 'bench-owner@example.test', username: 'bench-owner', password: 'bench-password' });
-  const website = await seedWebsite(store, { ownerId: owner.id, name: 'Bench trattoria' });
-  const token = await tokenFor(store, owner.id);
-  const app = await buildApp({ config: testAppConfig(), store, mailer: memoryMailer(), logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, base, headers, website, menu, dish, setPrice } = await dishApp(store);
   try {
-    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body: object, version?: number) => {
-      const res = await fetch(base + path, { method, headers: { ...headers, ...(version ? { 'if-match': `"${version}"` } : {}) }, body: JSON.stringify(body) });
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { data: { _id: string; version: number } }).data;
-    };
-    const menu = await call('POST', `/api/cms/gastro-menus/${website.id}`, { name: 'Lunch' });
-    const dish = await call('POST', `/api/cms/gastro-menus/${menu._id}/items`, { name: 'Pizza Margherita', price: 890 });
     let version = dish.version;
     const samples = { on: [] as number[], off: [] as number[] };
     const round = async (kind: 'on' | 'off') => {
       await store.db.execute(sql.raw(`alter table gastro_items ${kind === 'on' ? 'enable' : 'disable'} trigger gastro_items_revisions`));
       for (let i = 0; i < perRound; i++) {
         const started = performance.now();
-        version = (await call('PUT', `/api/cms/gastro-menus/items/${dish._id}`, { price: 900 + (version % 100) }, version)).version;
+        version = await setPrice(900 + (version % 100), version);
         samples[kind].push(performance.now() - started);
       }
     };
@@ -96,19 +75,4 @@ async function measure(store: Store, { rounds, perRound }: { rounds: number; per
 }
 
 /** On PostgreSQL (a database of its own) and on the embedded PGlite, as `npm start` runs by default. */
-export async function benchRevisions({ rounds = 6, perRound = 200 } = {}): Promise<{ postgres: RevisionBenchResult; pglite: RevisionBenchResult }> {
-  const database = await createPgDatabase();
-  let postgres: RevisionBenchResult;
-  try {
-    postgres = await measure(await openStore({ kind: 'postgres', url: database.url }, async () => {}), { rounds, perRound });
-  } finally {
-    await database.drop();
-  }
-  const dataDir = await mkdtemp(join(tmpdir(), 'sk-bench-revisions-'));
-  try {
-    const pglite = await measure(await openStore({ kind: 'pglite', dataDir }, async () => {}), { rounds, perRound });
-    return { postgres, pglite };
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+export const benchRevisions = ({ rounds = 6, perRound = 200 } = {}) => onBothStores((store) => measure(store, { rounds, perRound }));
