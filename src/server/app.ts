@@ -30,6 +30,7 @@ import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
 import { recycleBinRoutes } from './routes/recycle-bin';
 import { authRoutes } from './routes/auth';
+import { openChangeFeed } from './live/changes';
 import { liveRoutes } from './live/events';
 import { publicRoutes } from './routes/public';
 import { MODULE_ROUTES } from './modules';
@@ -137,6 +138,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     webhooksAllowPrivate: config.webhooksAllowPrivate ?? false,
     formMailRetryMs,
     webhookTiming,
+    changes: await openChangeFeed(store, app.log),
     entries: new Map(),
   };
   app.setValidatorCompiler(validatorCompiler);
@@ -144,6 +146,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));
   app.addHook('onClose', async () => {
     mailer.close();
+    await ctx.changes.close();
     await store.close();
   });
 

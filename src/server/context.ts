@@ -1,4 +1,5 @@
 import type { RegisteredEntries } from './crud/context';
+import type { ChangeFeed } from './live/changes';
 import type { FileStorage } from './files/storage';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/open';
@@ -19,6 +20,8 @@ export interface ServerContext {
   smtpAllowPrivate: boolean;
   /** WEBHOOKS_ALLOW_PRIVATE: webhooks may be sent to private addresses (routes/webhooks.ts). */
   webhooksAllowPrivate: boolean;
+  /** Every committed change, as this server hears it (live/changes.ts): devices' streams and the webhook sender listen. */
+  changes: ChangeFeed;
   /** The registry entries whose routes the app has, by table (filled as they are registered). */
   entries: RegisteredEntries;
   /** How often contact form mails that failed are looked at again; tests pass a short one. */

@@ -11,7 +11,7 @@ import { ok } from '../http/reply';
 import { bearer, caller, principal, reachable } from '../policy';
 import type { Db } from '../store/store';
 import { websites } from '../store/schema';
-import { openChangeFeed, type Heard } from './changes';
+import type { Heard } from './changes';
 
 /** Who is listening, as of now: their session, and the websites they reach (null: every one, an admin). */
 interface Viewer {
@@ -52,14 +52,12 @@ function readable({ auth, websites: reached }: Viewer, entry: ResourceContext, c
  * read is worked out again when its account, role or websites change, and every minute, when a
  * session that ended elsewhere stops hearing.
  */
-export async function liveRoutes(app: FastifyInstance, { store, clock, entries }: Pick<ServerContext, 'store' | 'clock' | 'entries'>) {
-  const feed = await openChangeFeed(store, app.log);
+export async function liveRoutes(app: FastifyInstance, { store, clock, entries, changes: feed }: Pick<ServerContext, 'store' | 'clock' | 'entries' | 'changes'>) {
   // Streams never end by themselves: a server shutting down ends them (devices come back to another).
   const open = new Set<SSEReplyInterface>();
   app.addHook('preClose', async () => {
     for (const sse of open) sse.close();
   });
-  app.addHook('onClose', () => feed.close());
   await app.register(fastifySse, { heartbeatInterval: 25_000 });
 
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -318,3 +318,24 @@ describe.each(storeKinds)('webhooks to private addresses (%s)', (kind) => {
     expect(receiver.received).toEqual([]);
   });
 });
+
+describe.each(storeKinds)('the webhook sender, woken by a committed change (%s)', (kind) => {
+  it('sends at once, though its next round is an hour away', async () => {
+    const receiver = await startReceiver();
+    const store = await createTestStore(kind);
+    const app = await buildApp({ config: testAppConfig({ webhooksAllowPrivate: true }), store, mailer: memoryMailer(), logger: false, webhookTiming: { intervalMs: 3_600_000 } });
+    try {
+      await app.ready();
+      const cast = await seedCast(store);
+      const send = sender(app, () => cast.headers);
+      const made = await send('ownerA', 'POST', hooksOf(cast.site.A), { url: receiver.url, events: ['pages.updated', 'pages.published'] });
+      expect(made.statusCode, made.body).toBe(201);
+      receiver.useSecret(data(made).secret as string);
+      expect((await send('ownerA', 'POST', `/api/cms/pages/${cast.site.A}`, { title: 'Hours', status: 'published' })).statusCode).toBe(201);
+      await until(() => receiver.received.some((request) => request.event?.type === 'pages.published'), 'the event, long before the next round');
+    } finally {
+      await app.close();
+      await receiver.close();
+    }
+  });
+});

@@ -49,8 +49,13 @@ export async function webhookRoutes(app: FastifyInstance, ctx: ServerContext) {
   const db = ctx.store.db;
   const allowPrivate = ctx.webhooksAllowPrivate;
   const sender = webhookSender({ ...ctx, allowPrivate, log: app.log, timing: { ...DEFAULT_TIMING, ...ctx.webhookTiming } });
+  // A committed change may have queued an event (migration 0019): the sender looks at once, not at its next round.
+  const unheard = ctx.changes.subscribe(() => sender.kick());
   app.addHook('onReady', async () => sender.start());
-  app.addHook('preClose', async () => sender.stop());
+  app.addHook('preClose', async () => {
+    unheard();
+    await sender.stop();
+  });
 
   const hooks: ResourceHooks = {
     beforeCreate(values, { request, reveal }) {

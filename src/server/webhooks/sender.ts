@@ -32,7 +32,8 @@ const MINUTE = 60_000;
 /** 30 s, 1, 2, 4 … minutes apart, at most 3 hours: about fifteen attempts in a day. */
 export const retryDelay = (attempts: number) => Math.min(MINUTE / 2 * 2 ** Math.max(0, attempts - 1), 180 * MINUTE);
 
-export const DEFAULT_TIMING: WebhookTiming = { intervalMs: 2_000, retryDelay, giveUpAfterMs: 24 * 60 * MINUTE, timeoutMs: 10_000 };
+/** Woken by every committed change (routes/webhooks.ts); the rounds between are for retries falling due, 30 s at the soonest. */
+export const DEFAULT_TIMING: WebhookTiming = { intervalMs: 30_000, retryDelay, giveUpAfterMs: 24 * 60 * MINUTE, timeoutMs: 10_000 };
 
 /** Rows one step of a round claims at a time. */
 const BATCH = 50;
