@@ -107,3 +107,12 @@ describe('the rich text field', () => {
     await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(''));
   });
 });
+
+describe('the rich-text toolbar', () => {
+  it('leaves the focus in the text when a tool is pressed with a pointer, so the next key lands there', async () => {
+    await renderField('<p>Open</p>');
+    const bold = screen.getByRole('button', { name: 'Bold' });
+    // fireEvent answers false when a handler prevented the default: the button does not take the focus.
+    expect(fireEvent.mouseDown(bold)).toBe(false);
+  });
+});
