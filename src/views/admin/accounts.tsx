@@ -1,7 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { KeyRound } from 'lucide-react';
-import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { call } from '../../api/action';
 import { useConfirm, useToast } from '../../machines/feedback';
@@ -11,12 +10,12 @@ import { admins, resetUserPassword, users } from '../../contract/resources/accou
 import { websites } from '../../contract/resources/websites';
 import { resourceStore } from '../../db/device-store';
 import type { Row } from '../../db/resource-store';
-import { reasonOf } from '../../machines/reason';
 import { screenPages } from '../resource/screen-pages';
 import { ResourceRecordPage } from '../resource/record-page';
 import styles from '../resource/resource.module.css';
 import type { Choice, Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { useBusyAction } from '../resource/use-busy-action';
 import { useListPage } from '../resource/use-list-page';
 import { interfaceLanguageChoices, websiteStatusChoices } from './choices';
 
@@ -122,20 +121,15 @@ function ResetPasswordButton({ row }: { row: Row }) {
   const { t } = useLingui();
   const toast = useToast();
   const { confirm } = useConfirm();
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useBusyAction();
   const email = String(row.email);
   async function reset() {
     const yes = await confirm({ title: t`Reset password`, message: t`Mail ${email} a PIN to choose a new password?`, confirmText: t`Send PIN`, cancelText: t`Cancel`, type: 'info' });
     if (!yes) return;
-    setBusy(true);
-    try {
+    await act(async () => {
       const answer = await call(resetUserPassword, { params: { id: row.id } });
       toast.success(answer.message ?? t`The PIN has been mailed.`);
-    } catch (error) {
-      toast.error(reasonOf(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   return (
     <Button variant="secondary" busy={busy} onClick={() => void reset()}>

@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Eye } from 'lucide-react';
-import { useState } from 'react';
 import { itemPath } from '../../api/paths';
 import { requestData } from '../../api/request';
 import { messages } from '../../contract/messages';
@@ -8,8 +7,8 @@ import { PreviewSchema, previewPath } from '../../contract/preview';
 import type { Resource } from '../../contract/resource';
 import { useOnline } from '../../db/use-sync-status';
 import { toast } from '../../machines/feedback';
-import { reasonOf } from '../../machines/reason';
 import { Button } from '../../components/form/button';
+import { useBusyAction } from './use-busy-action';
 
 interface PreviewButtonProps {
   /** The entry as the form edits it (bound to its website). */
@@ -27,28 +26,26 @@ interface PreviewButtonProps {
 export function PreviewButton({ resource, id, dirty }: PreviewButtonProps) {
   const { t, i18n } = useLingui();
   const online = useOnline();
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useBusyAction();
 
   async function open() {
     if (!online) return toast.info(t`The preview opens the website, so it needs a connection.`);
     if (dirty) return toast.info(t`Save your changes first: the preview shows what is saved.`);
     const tab = window.open('', '_blank');
-    setBusy(true);
-    try {
-      const { url } = await requestData(previewPath(itemPath(resource, id)), PreviewSchema, { method: 'POST', fallback: messages.previewFailed });
-      if (url && tab) {
-        tab.opener = null;
-        tab.location.href = url;
-      } else {
-        tab?.close();
-        toast.info(i18n._(messages.previewNoAddress));
+    let shown = false;
+    await act(async () => {
+      try {
+        const { url } = await requestData(previewPath(itemPath(resource, id)), PreviewSchema, { method: 'POST', fallback: messages.previewFailed });
+        if (!url) return toast.info(i18n._(messages.previewNoAddress));
+        if (tab) {
+          tab.opener = null;
+          tab.location.href = url;
+          shown = true;
+        }
+      } finally {
+        if (!shown) tab?.close();
       }
-    } catch (error) {
-      tab?.close();
-      toast.error(reasonOf(error));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
