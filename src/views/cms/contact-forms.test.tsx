@@ -1,32 +1,22 @@
 import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { toast } from '../../machines/feedback';
+import { describe, expect, it } from 'vitest';
 import { findRoute } from '../../app/routes';
 import { contactForms } from '../../contract/resources/contact-forms';
-import { clearLocalData } from '../../db/database';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { preloadFieldKinds } from '../resource/field-kinds';
 import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
+import { json, mockedServer } from '../render-screen.test-support';
 import { contactFormsScreen, SmtpPage, submissionsScreen } from './contact-forms';
 
 const SITE = '0190a1b2-0000-7000-8000-0000000000f1';
 const FORM = '0190a1b2-0000-7000-8000-0000000000f2';
-const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const fetchMock = mockedServer();
 
 const labels = () => screen.getAllByLabelText('Label') as HTMLInputElement[];
 
-beforeEach(async () => {
-  await clearLocalData();
-  localStorage.clear();
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  for (const kind of ['success', 'info', 'error'] as const) vi.spyOn(toast, kind).mockImplementation(() => {});
-});
-afterEach(() => vi.restoreAllMocks());
 
 describe('contact forms', () => {
   it('are routes of the CMS with a chunk of their own', () => {

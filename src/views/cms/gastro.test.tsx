@@ -2,13 +2,13 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/send';
 import { toast } from '../../machines/feedback';
 import { findRoute } from '../../app/routes';
 import { boundTo } from '../../contract/resource';
 import { DEFAULT_ALLERGENS, gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
-import { clearLocalData, db } from '../../db/database';
+import { db } from '../../db/database';
 import { keepList, resourceStore as deviceStore } from '../../db/device-store';
 import { messages as german } from '../../locales/de/messages';
 import { initialListQuery } from '../../machines/list.machine';
@@ -16,7 +16,7 @@ import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.tes
 import { preloadFieldKinds } from '../resource/field-kinds';
 import { ResourceFormPage } from '../resource/resource-form';
 import { ResourceListPage } from '../resource/resource-list-page';
-import { sessionUser } from '../render-screen.test-support';
+import { json, mockedServer, sessionUser } from '../render-screen.test-support';
 import { allergensScreen, GastroCategoriesPage, GastroMenuEditPage, itemsScreen } from './gastro';
 import { AllergenTools } from './gastro-allergens';
 
@@ -35,17 +35,8 @@ const seed = () => ({
 });
 
 const type = (scope: HTMLElement, label: string, value: string) => fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-const fetchMock = vi.fn<typeof fetch>();
+const fetchMock = mockedServer();
 
-beforeEach(async () => {
-  await clearLocalData();
-  localStorage.clear();
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  for (const kind of ['success', 'info', 'error'] as const) vi.spyOn(toast, kind).mockImplementation(() => {});
-});
-afterEach(() => vi.restoreAllMocks());
 
 describe('the gastronomy routes', () => {
   it('are all pages of one chunk', () => {

@@ -1,11 +1,10 @@
 import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findRoute } from '../../app/routes';
-import { clearLocalData } from '../../db/database';
 import { toast } from '../../machines/feedback';
-import { renderScreen } from '../render-screen.test-support';
+import { json, mockedServer, renderScreen } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { ResourceListPage } from '../resource/resource-list-page';
 import { deliveriesScreen, WebhooksPanel } from './webhooks';
@@ -13,8 +12,7 @@ import { deliveriesScreen, WebhooksPanel } from './webhooks';
 const SITE = '0190a1b2-0000-7000-8000-0000000000f1';
 const HOOK = '0190a1b2-0000-7000-8000-0000000000f2';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const fetchMock = vi.fn<typeof fetch>();
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const fetchMock = mockedServer();
 
 const hook = (overrides: object = {}) => ({
   _id: HOOK,
@@ -31,14 +29,6 @@ const hook = (overrides: object = {}) => ({
   ...overrides,
 });
 
-beforeEach(async () => {
-  await clearLocalData();
-  localStorage.clear();
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  for (const kind of ['success', 'info', 'error'] as const) vi.spyOn(toast, kind).mockImplementation(() => {});
-});
-afterEach(() => vi.restoreAllMocks());
 
 describe('a website’s webhooks', () => {
   it('are a route of their own beside the website’s home, with a chunk of their own', () => {
