@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Copy, KeyRound, Power, Trash2 } from 'lucide-react';
+import { KeyRound, Power, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod/mini';
 import { call } from '../../api/action';
@@ -11,6 +11,7 @@ import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';
 import { apiKeys, toggleApiKey } from '../../contract/resources/websites';
 import styles from '../resource/resource.module.css';
+import { ShownOnce } from './shown-once';
 import { useBusyAction } from '../resource/use-busy-action';
 
 const KeySchema = apiKeys.entity;
@@ -102,17 +103,9 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
         </p>
       )}
       {revealed && (
-        <div className={styles.age} role="alert">
-          <p className={styles.problemText}>
-            <Trans>Copy the key now: it is shown only this once.</Trans>
-            <br />
-            <code className={styles.secret}>{revealed}</code>
-          </p>
-          <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(revealed).then(() => toast.success(t`Copied`))}>
-            <Copy aria-hidden size={18} />
-            <Trans>Copy</Trans>
-          </Button>
-        </div>
+        <ShownOnce value={revealed}>
+          <Trans>Copy the key now: it is shown only this once.</Trans>
+        </ShownOnce>
       )}
       {key !== undefined && (
         <div className={styles.actionsRow}>

@@ -1,7 +1,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Copy, KeyRound, Plus, Power, Send, Trash2 } from 'lucide-react';
+import { KeyRound, Plus, Power, Send, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { z } from 'zod/mini';
@@ -25,6 +25,7 @@ import { BackLink } from '../resource/back-link';
 import { Allowed } from '../resource/no-access';
 import { ResourceListPage } from '../resource/resource-list-page';
 import styles from '../resource/resource.module.css';
+import { ShownOnce } from './shown-once';
 import { useBusyAction } from '../resource/use-busy-action';
 import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
@@ -199,7 +200,6 @@ function WebhookCard({ hook, websiteId, onChanged, onRemoved, onSecret }: { hook
 /** The website's webhooks, read from the server; a new one's secret shown once, to copy. */
 export function WebhooksPanel({ websiteId }: { websiteId: string }) {
   const { t } = useLingui();
-  const toast = useToast();
   const path = fillPath(webhooks.paths.list!, { websiteId });
   const [hooks, setHooks] = useState<Webhook[] | undefined>(undefined);
   const [revealed, setRevealed] = useState<string | null>(null);
@@ -228,17 +228,9 @@ export function WebhooksPanel({ websiteId }: { websiteId: string }) {
         <Trans>Each change is sent as a signed request (Standard Webhooks). Failed deliveries are tried again for 24 hours.</Trans>
       </p>
       {revealed && (
-        <div className={styles.age} role="alert">
-          <p className={styles.problemText}>
-            <Trans>Copy the secret now: it is shown only this once. The receiver checks each request’s signature with it.</Trans>
-            <br />
-            <code className={styles.secret}>{revealed}</code>
-          </p>
-          <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(revealed).then(() => toast.success(t`Copied`))}>
-            <Copy aria-hidden size={18} />
-            <Trans>Copy</Trans>
-          </Button>
-        </div>
+        <ShownOnce value={revealed}>
+          <Trans>Copy the secret now: it is shown only this once. The receiver checks each request’s signature with it.</Trans>
+        </ShownOnce>
       )}
       {hooks === undefined && (
         <p className={styles.muted}>
