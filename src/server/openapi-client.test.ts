@@ -8,7 +8,7 @@ import { messages } from '../contract/messages';
 
 /*
  * The API contract as another program meets it: a client made only from the OpenAPI document's
- * types (openapi-typescript, before every typecheck: scripts/openapi-types.ts) and openapi-fetch.
+ * types (openapi-typescript, before every typecheck: scripts/api-contract.ts) and openapi-fetch.
  * These calls compile against those types — a path, parameter or body the document got wrong fails
  * the typecheck — and answer as the types say, errors in the envelope included.
  */
