@@ -34,7 +34,7 @@ import { openChangeFeed } from './live/changes';
 import { liveRoutes } from './live/events';
 import { publicRoutes } from './routes/public';
 import { MODULE_ROUTES } from './modules';
-import { registerOpenApi } from './openapi';
+import { registerDeliveryReference, registerOpenApi } from './openapi';
 import { seoRoutes } from './routes/seo';
 import { websiteRoutes } from './routes/websites';
 import { serviceRoutes } from './routes/services';
@@ -190,6 +190,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
 
   // Before the routes: the document collects them as they are added.
   await registerOpenApi(app);
+  await registerDeliveryReference(app);
   await app.register(healthRoutes, { store });
   await app.register(fileRoutes, ctx);
   await app.register(whiteLabelRoutes, { store });

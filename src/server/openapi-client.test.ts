@@ -5,6 +5,7 @@ import type { paths } from '../../tests/api-client/api';
 import { createTestApp } from '../../tests/support/app';
 import { seedCast, type Cast } from '../../tests/support/cast';
 import { messages } from '../contract/messages';
+import { DELIVERY_REFERENCE_PATH } from '../contract/server-pages';
 
 /*
  * The API contract as another program meets it: a client made only from the OpenAPI document's
@@ -54,5 +55,37 @@ describe('a client generated from /api/openapi.json', () => {
     const refused = await clientOf({ 'x-api-key': 'skp_not-a-key-of-anyone-at-all' }).GET('/api/public/pages', {});
     expect(refused.response.status).toBe(401);
     expect(refused.error?.message).toBe(messages.apiKeyInvalid.message);
+  });
+});
+
+describe('the delivery API’s reference page', () => {
+  let test: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    test = await createTestApp();
+  });
+  afterAll(() => test.app.close());
+
+  it('shows the delivery API alone, every schema it names included, and nothing of the admin', async () => {
+    const res = await test.app.inject({ url: `${DELIVERY_REFERENCE_PATH}/json` });
+    expect(res.statusCode).toBe(200);
+    const document = res.json<{ paths: Record<string, object>; components: { schemas: Record<string, object>; securitySchemes: object } }>();
+    const paths = Object.keys(document.paths);
+    expect(paths).toContain('/api/public/gastro-menus/{menuId}');
+    expect(paths).toContain('/api/public/forms/{formId}/submissions');
+    expect(paths.filter((path) => !path.startsWith('/api/public/'))).toEqual([]);
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['apiKey']);
+    const refs = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map(([, name]) => name!);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((name) => !(name in document.components.schemas))).toEqual([]);
+  });
+
+  it('is served from the package’s own files under the app’s CSP: no script from elsewhere', async () => {
+    const page = await test.app.inject({ url: DELIVERY_REFERENCE_PATH });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const scripts = [...page.body.matchAll(/<script src="([^"]+)"/g)].map(([, src]) => src!);
+    expect(scripts).toContain(`${DELIVERY_REFERENCE_PATH}/static/swagger-ui-bundle.js`);
+    for (const src of scripts) expect((await test.app.inject({ url: src })).statusCode).toBe(200);
   });
 });

@@ -1,9 +1,12 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { FailureSchema } from '../contract/envelope';
 import type { Policy } from '../contract/permissions';
+import { PREVIEW_HEADER } from '../contract/preview';
+import { DELIVERY_REFERENCE_PATH } from '../contract/server-pages';
 import { isApiPath } from './http/client';
 
 /** Areas of the API by a path's first segment after /api; a segment not named here is its own tag. */
@@ -190,4 +193,58 @@ export async function registerOpenApi(app: FastifyInstance) {
     // Public and the same for everyone, so any origin may read it (API tools in a browser).
     reply.header('access-control-allow-origin', '*').send(app.swagger()),
   );
+}
+
+const DELIVERY_PREFIX = '/api/public/';
+
+/** The names of the component schemas `value` refers to, and those they refer to in turn. */
+function referenced(value: unknown, schemas: Record<string, unknown>, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) referenced(item, schemas, found);
+  else if (value && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      const name = key === '$ref' && typeof inner === 'string' ? inner.split('#/components/schemas/')[1] : undefined;
+      if (name && !found.has(name)) {
+        found.add(name);
+        referenced(schemas[name], schemas, found);
+      } else referenced(inner, schemas, found);
+    }
+  }
+  return found;
+}
+
+type WholeDocument = OpenApiDocument & { info?: object; tags?: { name: string }[]; components?: { securitySchemes?: Record<string, object> } };
+
+/** The delivery API alone, as a website's developer reads it: its paths, the schemas they use, the key. */
+export function deliveryDocument(document: WholeDocument): WholeDocument {
+  const paths = Object.fromEntries(Object.entries(document.paths ?? {}).filter(([path]) => path.startsWith(DELIVERY_PREFIX)));
+  const schemas = document.components?.schemas ?? {};
+  return {
+    ...document,
+    info: {
+      title: 'Delivery API',
+      version: '1',
+      description: `What a website reads of its published content, and where its visitors' contact forms are sent. Every call carries the website's key in the X-API-Key header (the website's home in the admin makes one). A preview link adds a token in ${PREVIEW_HEADER} that shows one draft. Answers carry an ETag: send it back in If-None-Match and an unchanged answer is a 304.`,
+    },
+    tags: document.tags?.filter((tag) => tag.name === 'public'),
+    paths,
+    components: {
+      securitySchemes: { apiKey: document.components!.securitySchemes!.apiKey! },
+      schemas: Object.fromEntries([...referenced(paths, schemas)].toSorted().map((name) => [name, schemas[name]])),
+    },
+  };
+}
+
+/**
+ * The delivery API's reference for a website's developers, at /delivery-api: Swagger UI, served
+ * from the package's own files (no CDN, nothing sent anywhere, under the app's CSP), showing
+ * `deliveryDocument`. Its "Try it out" calls this server with the key typed into it.
+ */
+export async function registerDeliveryReference(app: FastifyInstance) {
+  await app.register(swaggerUi, {
+    routePrefix: DELIVERY_REFERENCE_PATH,
+    // The plain layout: the standalone one adds a bar for loading any other document by its URL.
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, defaultModelsExpandDepth: 0, displayRequestDuration: true },
+    theme: { title: 'Delivery API' },
+    transformSpecification: (document) => deliveryDocument(document as WholeDocument),
+  });
 }

@@ -2,6 +2,7 @@ import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { send, sourceText } from '../api/send';
+import { SERVER_PAGES } from '../contract/server-pages';
 import { readSessionMeta } from '../db/database';
 import { drain, type DrainResult, type Send } from '../db/outbox-drain';
 import { SYNC_TAG, type SyncedMessage } from '../db/sync-messages';
@@ -19,8 +20,8 @@ cleanupOutdatedCaches();
 // oxlint-disable-next-line no-underscore-dangle
 precacheAndRoute(self.__WB_MANIFEST);
 
-// Every app URL opens the single-page shell; an /api/ URL opened in a tab must still reach the server.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api\//] }));
+// Every app URL opens the single-page shell; an /api/ URL or the API's reference opened in a tab must still reach the server.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [...SERVER_PAGES] }));
 
 /**
  * Replays the outbox (DESIGN §6) with the session the page shared in Dexie's meta table, through

@@ -105,6 +105,17 @@ for (const device of [
     // Stored as its hash, never as itself.
     expect(key!.keyHash).toBe(createHash('sha256').update(shownKey!).digest('hex'));
     expect(JSON.stringify(key)).not.toContain(shownKey!);
+    // The key's reference opens beside the app: the server's page (the service worker lets it
+    // through), its operations drawn without a script or style from elsewhere.
+    const refused: string[] = [];
+    page.context().on('console', (message) => message.type() === 'error' && message.page()?.url().includes('/delivery-api') && refused.push(message.text()));
+    const [reference] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Delivery API reference' }).click()]);
+    await expect(reference.getByRole('heading', { name: /Delivery API/ })).toBeVisible();
+    await expect(reference.getByText('Lists the post categories.')).toBeVisible();
+    await expect(reference.getByText('/api/cms/pages')).toHaveCount(0);
+    expect(refused).toEqual([]);
+    await reference.screenshot({ path: test.info().outputPath(`delivery-reference-${device.name}.png`) });
+    await reference.close();
     expect(await fitsWidth(page)).toBe(true);
     await page.screenshot({ path: test.info().outputPath(`website-home-${device.name}.png`), fullPage: true });
 

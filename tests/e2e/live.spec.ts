@@ -1,6 +1,6 @@
 import type { BrowserContext, Page, TestInfo } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { gastroItems } from '../../src/server/store/schema';
+import { cmsPages, gastroItems } from '../../src/server/store/schema';
 import { openStore } from '../../src/server/store/open';
 import { startE2EServer, type E2EServer } from '../support/e2e-server';
 import { createPgDatabase } from '../support/store';
@@ -43,6 +43,28 @@ async function changeOnPhoneSeeOnTablet(phone: Page, tablet: Page, menuPath: str
   return { priceShown, soldOutShown };
 }
 
+/**
+ * What the server sends down a page's live stream, as the browser receives it (the DevTools
+ * protocol streams a response's body as it arrives): the `data` of every event so far.
+ */
+async function streamHeardBy(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  let text = '';
+  const append = (base64?: string) => (text += base64 ? Buffer.from(base64, 'base64').toString() : '');
+  let stream: string | undefined;
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    if (!new URL(response.url).pathname.endsWith('/api/events')) return;
+    stream = requestId;
+    void cdp.send('Network.streamResourceContent', { requestId }).then(({ bufferedData }) => append(bufferedData), () => {});
+  });
+  cdp.on('Network.dataReceived', ({ requestId, data }) => requestId === stream && append(data));
+  await cdp.send('Network.enable');
+  return {
+    opened: () => stream !== undefined,
+    events: () => [...text.matchAll(/^data: (.*)$/gm)].map(([, data]) => data!),
+  };
+}
+
 async function restaurantOn(server: E2EServer) {
   const { account, site, menuId } = await ownerWithLunchMenu(server);
   await server.store.db.insert(gastroItems).values([
@@ -55,18 +77,33 @@ async function restaurantOn(server: E2EServer) {
 
 test.use({ hasTouch: true });
 
-test('a price changed and a dish sold out on the owner’s phone show on the kitchen’s tablet within a second, without a reload', async ({ playwright, launchOptions, server }, testInfo) => {
+test('a price changed and a dish sold out on the owner’s phone show on the kitchen’s tablet within a second, without a reload; a member without food menus hears nothing of them', async ({ playwright, launchOptions, server }, testInfo) => {
   test.setTimeout(120_000);
   const { owner, member, menuPath, site } = await restaurantOn(server);
+  // A third device, of a member who edits the website's pages but has no food menus: it hears the
+  // pages and nothing of the menu.
+  const [page] = await server.store.db.insert(cmsPages).values({ websiteId: site, title: 'Opening hours', slug: 'opening-hours' }).returning();
+  const frontOfHouse = await kitchenMember(server, site, { pages: 'edit' });
   const launch = (dir: string) => playwright.chromium.launchPersistentContext(dir, { ...launchOptions, hasTouch: true, baseURL: server.url });
   const phone = await device(launch, testInfo, 'phone');
   const tablet = await device(launch, testInfo, 'tablet');
+  const desk = await device(launch, testInfo, 'desk');
   try {
     await installedApp(phone.page, server, owner, PHONE);
     await installedApp(tablet.page, server, member, TABLET);
+    await installedApp(desk.page, server, frontOfHouse, TABLET);
+    const heard = await streamHeardBy(desk.page);
+    await desk.page.goto(`/cms/${site}/pages`);
+    await expect(desk.page.getByText('Opening hours')).toBeVisible();
+    await expect.poll(heard.opened).toBe(true);
     const times = await changeOnPhoneSeeOnTablet(phone.page, tablet.page, menuPath);
     console.info(`live: price on the tablet ${times.priceShown} ms after the phone's save, sold out ${times.soldOutShown} ms after the switch`);
     await tablet.page.screenshot({ path: testInfo.outputPath('tablet-after-phone.png') });
+    // A page changed meanwhile reaches the desk through the same stream, after the menu's changes did
+    // everywhere else: whatever it heard of them would be there by now.
+    await server.store.db.update(cmsPages).set({ title: 'Opening hours in winter', version: 2 }).where(eq(cmsPages.id, page!.id));
+    await expect(desk.page.getByText('Opening hours in winter')).toBeVisible();
+    expect(heard.events().map((data) => JSON.parse(data) as { entries: string[]; record: string })).toEqual([{ entries: ['pages'], record: page!.id, website: site, action: 'update', version: 2 }]);
     // The tablet's device copy has the new price too: offline, a reload shows it.
     await tablet.context.setOffline(true);
     await tablet.page.reload();
@@ -80,6 +117,7 @@ test('a price changed and a dish sold out on the owner’s phone show on the kit
   } finally {
     await phone.context.close();
     await tablet.context.close();
+    await desk.context.close();
   }
 });
 

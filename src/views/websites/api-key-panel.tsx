@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { KeyRound, Power, Trash2 } from 'lucide-react';
+import { BookOpen, KeyRound, Power, Trash2 } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { z } from 'zod/mini';
 import { call } from '../../api/action';
@@ -9,6 +9,7 @@ import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
 import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';
+import { DELIVERY_REFERENCE_PATH } from '../../contract/server-pages';
 import { apiKeys, toggleApiKey } from '../../contract/resources/websites';
 import styles from '../resource/resource.module.css';
 import { ShownOnce } from './shown-once';
@@ -87,6 +88,11 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
       <p className={styles.muted}>
         <Trans>The website reads its published content with this key, sent as the X-API-Key header.</Trans>
       </p>
+      {/* The server's own page, not one of the app's: a new tab, where the app stays as it was. */}
+      <a href={DELIVERY_REFERENCE_PATH} target="_blank" rel="noopener noreferrer" className={styles.link}>
+        <BookOpen aria-hidden size={18} />
+        <Trans>Delivery API reference</Trans>
+      </a>
       {key === undefined && (
         <p className={styles.muted}>
           <Trans>The key can be seen and changed only with a connection.</Trans>
