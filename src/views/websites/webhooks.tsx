@@ -278,16 +278,19 @@ export function WebhooksPage({ title }: PageProps) {
   return (
     <ResourceStoreProvider store={resourceStore}>
       <Allowed policy={webhooks.access.list} title={title}>
-        <section className={`${styles.page} ${styles.stack}`} aria-labelledby="webhooks-title">
-          <BackLink href={`/websites/${websiteId}`}>
-            <Trans>Website dashboard</Trans>
-          </BackLink>
-          <h1 id="webhooks-title" className={styles.title}>
-            {i18n._(title)}
-          </h1>
-          <WebhooksPanel websiteId={websiteId} />
-        </section>
-        <ResourceListPage screen={deliveriesScreen} title={msg`Delivery log`} />
+        {/* Two screens' worth, one under the other: the page's gap keeps the log's heading off the form. */}
+        <div className={styles.page}>
+          <section className={`${styles.page} ${styles.stack}`} aria-labelledby="webhooks-title">
+            <BackLink href={`/websites/${websiteId}`}>
+              <Trans>Website dashboard</Trans>
+            </BackLink>
+            <h1 id="webhooks-title" className={styles.title}>
+              {i18n._(title)}
+            </h1>
+            <WebhooksPanel websiteId={websiteId} />
+          </section>
+          <ResourceListPage screen={deliveriesScreen} title={msg`Delivery log`} />
+        </div>
       </Allowed>
     </ResourceStoreProvider>
   );
