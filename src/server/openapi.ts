@@ -246,5 +246,7 @@ export async function registerDeliveryReference(app: FastifyInstance) {
     uiConfig: { layout: 'BaseLayout', deepLinking: true, defaultModelsExpandDepth: 0, displayRequestDuration: true },
     theme: { title: 'Delivery API' },
     transformSpecification: (document) => deliveryDocument(document as WholeDocument),
+    // It builds a new document and leaves the given one as it was: no deep copy of the whole API per request.
+    transformSpecificationClone: false,
   });
 }

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { BookOpen, KeyRound, Power, Trash2 } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { z } from 'zod/mini';
 import { call } from '../../api/action';
-import { ApiError, request, requestData } from '../../api/request';
+import { ApiError, request } from '../../api/request';
 import { ifMatch } from '../../api/send';
 import { useConfirm, useToast } from '../../machines/feedback';
 import { Button } from '../../components/form/button';
@@ -14,6 +14,7 @@ import { apiKeys, toggleApiKey } from '../../contract/resources/websites';
 import styles from '../resource/resource.module.css';
 import { ShownOnce } from './shown-once';
 import { useBusyAction } from '../resource/use-busy-action';
+import { useServerRead } from '../resource/use-server-read';
 
 const KeySchema = apiKeys.entity;
 type Key = z.infer<typeof KeySchema>;
@@ -28,26 +29,10 @@ export function ApiKeyPanel({ websiteId }: { websiteId: string }) {
   const toast = useToast();
   const { confirm, confirmDelete } = useConfirm();
   const path = fillPath(apiKeys.paths.item, { id: websiteId });
-  const [key, setKey] = useState<Key | null | undefined>(undefined);
+  const [key, setKey] = useServerRead(path, KeySchema);
   const [revealed, setRevealed] = useState<string | null>(null);
   const { busy, act } = useBusyAction();
 
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      requestData(path, KeySchema, { signal, fallback: messages.requestFailed }).then(
-        (found) => setKey(found),
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) setKey(null);
-          else if (!signal?.aborted) setKey(undefined);
-        },
-      ),
-    [path],
-  );
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
 
   const create = () =>

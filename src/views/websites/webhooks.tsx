@@ -2,24 +2,24 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { KeyRound, Plus, Power, Send, Trash2 } from 'lucide-react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useParams } from 'wouter';
 import { z } from 'zod/mini';
 import { call } from '../../api/action';
-import { ApiError, request, requestData } from '../../api/request';
-import { ifMatch } from '../../api/send';
+import { request } from '../../api/request';
+import { ifMatch, ValidationError } from '../../api/send';
 import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
 import { CheckboxGroupField } from '../../components/form/choice-fields';
 import { TextField } from '../../components/form/text-field';
 import { dateTimeFormat } from '../../components/intl-formats';
+import { fieldErrors } from '../../contract/field-errors';
 import { messages } from '../../contract/messages';
 import { fillPath } from '../../contract/resource';
 import { eventText, renewWebhookSecret, testWebhook, WEBHOOK_EVENTS, webhookDeliveries, webhooks, type Attempt } from '../../contract/resources/webhooks';
 import type { Row } from '../../db/resource-store';
 import { resourceStore } from '../../db/device-store';
 import { useConfirm, useToast } from '../../machines/feedback';
-import { reasonOf } from '../../machines/reason';
 import type { PageProps } from '../page';
 import { BackLink } from '../resource/back-link';
 import { Allowed } from '../resource/no-access';
@@ -27,6 +27,7 @@ import { ResourceListPage } from '../resource/resource-list-page';
 import styles from '../resource/resource.module.css';
 import { ShownOnce } from './shown-once';
 import { useBusyAction } from '../resource/use-busy-action';
+import { useServerRead } from '../resource/use-server-read';
 import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
 
@@ -35,6 +36,7 @@ import { ResourceStoreProvider } from '../resource/store-context';
 // deliveries on the shared list screen.
 
 type Webhook = z.infer<typeof webhooks.entity>;
+const WebhookList = z.array(webhooks.entity);
 
 /** What became of an attempt, in words: the receiver's status code, or why there was none. */
 function resultText(i18n: I18n, statusCode: number | null | undefined, error: Attempt['error'] | string | null | undefined): string {
@@ -78,30 +80,28 @@ export const deliveriesScreen: ResourceScreen = {
 /** A new webhook: its address and the events it is told of. */
 function WebhookForm({ path, onMade }: { path: string; onMade: (made: Webhook) => void }) {
   const { t, i18n } = useLingui();
-  const toast = useToast();
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { busy, act } = useBusyAction();
   const options = WEBHOOK_EVENTS.map((event) => ({ value: event, label: eventWords(i18n, event) }));
 
-  async function submit(event: FormEvent) {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    try {
-      const answer = await request<Webhook>(path, { method: 'POST', body: { url, events }, fallback: messages.requestFailed });
-      setUrl('');
-      setEvents([]);
-      setErrors({});
-      onMade(answer.data);
-    } catch (error) {
-      const fields = error instanceof ApiError ? ((error.details as { errors?: { path: string; message: string }[] } | undefined)?.errors ?? []) : [];
-      setErrors(Object.fromEntries(fields.map((field) => [field.path.replace(/^body\./, ''), field.message])));
-      if (fields.length === 0) toast.error(reasonOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+    return act(async () => {
+      try {
+        const answer = await request<Webhook>(path, { method: 'POST', body: { url, events }, fallback: messages.requestFailed });
+        setUrl('');
+        setEvents([]);
+        setErrors({});
+        onMade(answer.data);
+      } catch (error) {
+        // Said under its fields; any other failure in the one toast.
+        if (!(error instanceof ValidationError) || error.errors.length === 0) throw error;
+        setErrors(fieldErrors(error.errors));
+      }
+    });
+  };
 
   return (
     <form className={`${styles.card} ${styles.stack}`} onSubmit={(event) => void submit(event)} aria-labelledby="webhook-new">
@@ -201,24 +201,8 @@ function WebhookCard({ hook, websiteId, onChanged, onRemoved, onSecret }: { hook
 export function WebhooksPanel({ websiteId }: { websiteId: string }) {
   const { t } = useLingui();
   const path = fillPath(webhooks.paths.list!, { websiteId });
-  const [hooks, setHooks] = useState<Webhook[] | undefined>(undefined);
+  const [hooks, setHooks] = useServerRead(`${path}?limit=100`, WebhookList);
   const [revealed, setRevealed] = useState<string | null>(null);
-
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      requestData(`${path}?limit=100`, z.array(webhooks.entity), { signal, fallback: messages.requestFailed }).then(
-        (found) => setHooks(found),
-        () => {
-          if (!signal?.aborted) setHooks(undefined);
-        },
-      ),
-    [path],
-  );
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const replace = (next: Webhook) => setHooks((all) => all?.map((hook) => (hook._id === next._id ? next : hook)));
 
