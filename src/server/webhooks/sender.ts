@@ -20,6 +20,8 @@ import { postSigned, type Outcome } from './post';
 export interface WebhookTiming {
   /** How often a sender looks for new events and deliveries due again. */
   intervalMs: number;
+  /** Woken by every committed change, a sender looks at most this often: a burst of saves costs one round. */
+  kickGapMs: number;
   /** How long after its `attempts`-th failure a delivery is tried again. */
   retryDelay(attempts: number): number;
   /** How long after its first attempt a failing delivery is given up, and its webhook switched off. */
@@ -33,7 +35,7 @@ const MINUTE = 60_000;
 export const retryDelay = (attempts: number) => Math.min(MINUTE / 2 * 2 ** Math.max(0, attempts - 1), 180 * MINUTE);
 
 /** Woken by every committed change (routes/webhooks.ts); the rounds between are for retries falling due, 30 s at the soonest. */
-export const DEFAULT_TIMING: WebhookTiming = { intervalMs: 30_000, retryDelay, giveUpAfterMs: 24 * 60 * MINUTE, timeoutMs: 10_000 };
+export const DEFAULT_TIMING: WebhookTiming = { intervalMs: 30_000, kickGapMs: 250, retryDelay, giveUpAfterMs: 24 * 60 * MINUTE, timeoutMs: 10_000 };
 
 /** Rows one step of a round claims at a time. */
 const BATCH = 50;
@@ -205,7 +207,7 @@ export function webhookSender({ store, clock, secret, mailer, entries, publicUrl
     for (;;) if ((await fanOut()) < BATCH || job.stopped) break;
     for (;;) if ((await send()) < BATCH || job.stopped) return;
   }
-  const job = rounds({ intervalMs: timing.intervalMs, round, log, what: 'the webhook round' });
+  const job = rounds({ intervalMs: timing.intervalMs, kickGapMs: timing.kickGapMs, round, log, what: 'the webhook round' });
 
   return {
     start: job.start,
