@@ -5,9 +5,16 @@ import { chromiumLaunchOptions } from './tests/support/chromium';
 export default defineConfig({
   testDir: 'tests/e2e',
   globalSetup: './tests/e2e/global-setup.ts',
-  // One worker: Chromium and the server already keep both cores busy (two workers made two
-  // journeys' timings fail under the load).
-  workers: 1,
+  // Two workers, each with a server and a browser of its own, every test on whichever is free: one
+  // worker left a core idle for most of the run (a test mostly waits on its screens). A third made
+  // no run faster: Chromium, the servers and the tests then want more than two cores.
+  workers: 2,
+  fullyParallel: true,
+  // The sweeps first: the longest tests, started last, would run on alone at the end.
+  projects: [
+    { name: 'sweep', testMatch: 'sweep.spec.ts' },
+    { name: 'journeys', testIgnore: 'sweep.spec.ts' },
+  ],
   reporter: [['list']],
   use: {
     launchOptions: chromiumLaunchOptions,

@@ -1,7 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { FastifyInstance } from 'fastify';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -26,15 +26,6 @@ export const PHONE = { latencyMs: 150, downloadBytesPerSecond: 1_600_000 / 8, up
 export type Profile = 'loopback' | 'phone';
 
 const DESKTOP = { width: 1280, height: 800 };
-
-/**
- * Debian's chromium-headless-shell when it is installed: Chromium's engine without the browser's
- * own user interface. The full browser in headless mode loads its omnibox WebUI (hundreds of
- * scripts) beside every page, which on a two-core machine costs a page a few hundred
- * milliseconds no phone spends; the floors are measured in the same browser either way.
- */
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-export const benchBrowserPath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : chromiumLaunchOptions.executablePath);
 
 /** What "visible" means for a measurement: an element, optionally holding a text. */
 interface Marker {
@@ -278,7 +269,7 @@ export async function startBrowserBench(): Promise<BrowserBench> {
     const firstCategory = list.data[0]?.name;
     if (!firstCategory) throw new Error('the demo data has no categories to list');
 
-    browser = await chromium.launch({ ...chromiumLaunchOptions, executablePath: benchBrowserPath });
+    browser = await chromium.launch(chromiumLaunchOptions);
     return {
       browser,
       app: { url: appUrl },

@@ -7,13 +7,14 @@ import { execFileSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { allRoutesBytes, APP_DIR, benchBrowserPath, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
+import { allRoutesBytes, APP_DIR, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
 import { benchList } from './list';
 import { benchLive } from './live';
 import { benchOutbox } from './outbox';
 import { met, printTable, writeMarkdown, type Figure } from './report';
 import { benchRevisions } from './revisions';
 import { benchStartup, floorServerCommand, startCommand } from './startup';
+import { chromiumLaunchOptions } from '../tests/support/chromium';
 import { createPgDatabase } from '../tests/support/store';
 
 process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
@@ -175,7 +176,7 @@ async function postgresVersion(): Promise<string> {
 
 const chromiumVersion = (() => {
   try {
-    return `${execFileSync(benchBrowserPath, ['--version'], { encoding: 'utf8' }).trim()} (${benchBrowserPath})`;
+    return `${execFileSync(chromiumLaunchOptions.executablePath, ['--version'], { encoding: 'utf8' }).trim()} (${chromiumLaunchOptions.executablePath})`;
   } catch {
     return 'Chromium unknown';
   }

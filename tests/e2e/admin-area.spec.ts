@@ -110,7 +110,8 @@ for (const device of [
     const refused: string[] = [];
     page.context().on('console', (message) => message.type() === 'error' && message.page()?.url().includes('/delivery-api') && refused.push(message.text()));
     const [reference] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Delivery API reference' }).click()]);
-    await expect(reference.getByRole('heading', { name: /Delivery API/ })).toBeVisible();
+    // Swagger UI's bundle is a megabyte and a half of script to parse before it draws anything.
+    await expect(reference.getByRole('heading', { name: /Delivery API/ })).toBeVisible({ timeout: 20_000 });
     await expect(reference.getByText('Lists the post categories.')).toBeVisible();
     await expect(reference.getByText('/api/cms/pages')).toHaveCount(0);
     expect(refused).toEqual([]);

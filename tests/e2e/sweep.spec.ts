@@ -30,6 +30,7 @@ const WIDTHS = [
   { width: 1366, height: 768 },
 ] as const;
 const LANGUAGES = ['en', 'de'] as const;
+type Language = (typeof LANGUAGES)[number];
 /** Enough for every kind of screen a role reaches; a bound, so a link loop cannot run away. */
 const MAX_SCREENS = 120;
 
@@ -64,32 +65,38 @@ const ALWAYS_SHOWN: { role: string; screen: RegExp; width: number }[] = [
 
 const fileName = (...parts: (string | number)[]) => `${parts.join('-').replace(/[/:]+/g, '_').replace(/^_|_$/g, '')}.png`;
 
+/** The admin whose screens are swept: one account for both languages' sweeps on a worker's server. */
+async function adminAccount(server: E2EServer) {
+  const account = { email: 'erika.mustermann@example.com', password: 'correct horse battery' };
+  const [known] = await server.store.db.select({ id: users.id }).from(users).where(eq(users.email, account.email));
+  return known ? account : seedAccount(server, 'admin', { ...account, username: 'erika' });
+}
+
 /** The account's language and this device's choice, as the header's switcher sets them. */
-async function chooseLanguage(page: Page, server: E2EServer, email: string, language: 'en' | 'de') {
+async function chooseLanguage(page: Page, server: E2EServer, email: string, language: Language) {
   await server.store.db.update(users).set({ language }).where(eq(users.email, email));
   await page.evaluate((code) => localStorage.setItem('language', code), language);
 }
 
 /**
  * Follows the role's links from its home (sidebar, header, the screens' own links), one screen of
- * each kind, and checks each at every width in both languages. Returns what it found.
+ * each kind, and checks each at every width in one language. Returns what it found.
  */
-async function sweep(page: Page, server: E2EServer, role: string, email: string, testInfo: TestInfo): Promise<{ screens: string[]; findings: Located[]; views: number }> {
+async function sweep(page: Page, role: string, language: Language, testInfo: TestInfo): Promise<{ screens: string[]; findings: Located[]; views: number }> {
   const quiet = networkQuiet(page);
   const findings: Located[] = [];
   const screens: string[] = [];
-  const paths: string[] = [];
   const views = new Set<string>();
 
-  const check = async (language: string, screen: string, width: number) => {
-    views.add(`${screen} ${width} ${language}`);
+  const check = async (screen: string, width: number) => {
+    views.add(`${screen} ${width}`);
     const found = await page.evaluate(findingsInPage, width <= 768);
     findings.push(...found.map((finding) => ({ ...finding, role, language, width, screen })));
     const always = language === 'de' && ALWAYS_SHOWN.some((shot) => shot.role === role && shot.width === width && shot.screen.test(screen));
     if (found.length > 0 || always) await page.screenshot({ path: testInfo.outputPath(fileName(role, language, width, screen)), fullPage: true });
   };
 
-  const look = async (language: string, screen: string, order: readonly (typeof WIDTHS)[number][]) => {
+  const look = async (screen: string, order: readonly (typeof WIDTHS)[number][]) => {
     // What opens over the screen: the header's panels on the role's home, a dish's sheet on the menu.
     // A screen without one of them has it at no width: asked once, not at each.
     const all = openers(page, screen === screens[0]);
@@ -98,13 +105,13 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
     for (const size of order) {
       await page.setViewportSize(size);
       await frames(page);
-      await check(language, screen, size.width);
+      await check(screen, size.width);
       for (const opener of present) {
         const button = opener.button.first();
         if (!(await button.isVisible())) continue;
         await button.click();
         await frames(page);
-        await check(language, `${screen} + ${opener.name}`, size.width);
+        await check(`${screen} + ${opener.name}`, size.width);
         await page.keyboard.press('Escape');
         await frames(page);
         if ((await button.getAttribute('aria-expanded')) === 'true') {
@@ -115,18 +122,18 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
     }
   };
 
-  // The app reads the language when it starts: each language's first screen is a page load, every
-  // other one the app's own navigation, as after a tap on a link, instead of starting the app again.
-  let started = '';
-  const visit = async (language: string, path: string) => {
-    if (started === language) {
+  // The app reads the language when it starts: the first screen is a page load, every other one
+  // the app's own navigation, as after a tap on a link, instead of starting the app again.
+  let started = false;
+  const visit = async (path: string) => {
+    if (started) {
       await page.evaluate(async (to) => {
         history.pushState(null, '', to);
         // The router renders on the pushState; a frame later the new screen, or its loading state, is there.
         await new Promise(requestAnimationFrame);
       }, path);
     } else {
-      started = language;
+      started = true;
       await page.goto(path);
     }
     await settled(page, quiet);
@@ -139,35 +146,21 @@ async function sweep(page: Page, server: E2EServer, role: string, email: string,
     return forward ? WIDTHS : WIDTHS.toReversed();
   };
 
-  for (const language of LANGUAGES) {
-    await chooseLanguage(page, server, email, language);
-    if (language === 'en') {
-      // The role's screens: found by following links from its home, in the first language.
-      const queue = ['/'];
-      const queued = new Set([screenKind('/')]);
-      while (queue.length > 0 && screens.length < MAX_SCREENS) {
-        await visit(language, queue.shift()!);
-        const url = new URL(page.url());
-        const path = `${url.pathname}${url.search}`;
-        const kind = screenKind(path);
-        if (screens.includes(kind)) continue;
-        expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
-        screens.push(kind);
-        paths.push(path);
-        for (const link of await screenLinks(page)) {
-          if (queued.has(screenKind(link))) continue;
-          queued.add(screenKind(link));
-          queue.push(link);
-        }
-        await look(language, kind, widthsInTurn());
-      }
-    } else {
-      for (const [index, path] of paths.entries()) {
-        await visit(language, path);
-        expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
-        await look(language, screens[index]!, widthsInTurn());
-      }
+  const queue = ['/'];
+  const queued = new Set([screenKind('/')]);
+  while (queue.length > 0 && screens.length < MAX_SCREENS) {
+    await visit(queue.shift()!);
+    const url = new URL(page.url());
+    const kind = screenKind(`${url.pathname}${url.search}`);
+    if (screens.includes(kind)) continue;
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
+    screens.push(kind);
+    for (const link of await screenLinks(page)) {
+      if (queued.has(screenKind(link))) continue;
+      queued.add(screenKind(link));
+      queue.push(link);
     }
+    await look(kind, widthsInTurn());
   }
   return { screens, findings, views: views.size };
 }
@@ -189,12 +182,12 @@ function report(role: string, screens: string[], views: number, findings: Locate
     return `  ${key} | ${seen[0]!.detail} | at ${at}`;
   });
   return [
-    `${role}: ${screens.length} screens × ${WIDTHS.length} widths × ${LANGUAGES.length} languages (${views} views with what opens over them) in ${seconds} s; ${kinds.map(count).join(', ')}`,
+    `${role}: ${screens.length} screens × ${WIDTHS.length} widths (${views} views with what opens over them) in ${seconds} s; ${kinds.map(count).join(', ')}`,
     ...lines,
   ].join('\n');
 }
 
-async function sweepAs(page: Page, server: E2EServer, role: string, account: { email: string; password: string }, testInfo: TestInfo) {
+async function sweepAs(page: Page, server: E2EServer, role: string, account: { email: string; password: string }, language: Language, testInfo: TestInfo) {
   const started = Date.now();
   // Layout without motion: the same boxes, without waiting for the sidebar to slide after each resize.
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -202,10 +195,11 @@ async function sweepAs(page: Page, server: E2EServer, role: string, account: { e
   await server.store.db.update(users).set({ language: 'en' }).where(eq(users.email, account.email));
   await signIn(page, server, account);
   await expect(page).not.toHaveURL(/\/(login|verification)$/);
-  const { screens, findings, views } = await sweep(page, server, role, account.email, testInfo);
-  const text = report(role, screens, views, findings, Math.round((Date.now() - started) / 1000));
+  await chooseLanguage(page, server, account.email, language);
+  const { screens, findings, views } = await sweep(page, role, language, testInfo);
+  const text = report(`${role} (${language})`, screens, views, findings, Math.round((Date.now() - started) / 1000));
   console.info(text);
-  await testInfo.attach(`${role}-findings.txt`, { body: text, contentType: 'text/plain' });
+  await testInfo.attach(`${role}-${language}-findings.txt`, { body: text, contentType: 'text/plain' });
   expect(screens.length).toBeGreaterThan(3);
   expect(findings, text).toEqual([]);
 }
@@ -217,22 +211,27 @@ async function sweepAs(page: Page, server: E2EServer, role: string, account: { e
 const test = base.extend<object, { server: E2EServer }>({ server: serverFixture });
 
 test.describe('every screen at 360, 390, 768 and 1366 px in English and German', () => {
-  test.setTimeout(600_000);
+  // Each role and language on its own: one sweep is most of a minute of waiting on screens, and the
+  // sweeps wait side by side on the workers.
+  test.describe.configure({ mode: 'parallel' });
+  test.setTimeout(300_000);
 
-  test('the admin', async ({ page, server }, testInfo) => {
-    await demoRestaurant(server);
-    await sweepAs(page, server, 'admin', await seedAccount(server, 'admin', { email: 'erika.mustermann@example.com', username: 'erika' }), testInfo);
-  });
+  for (const language of LANGUAGES) {
+    test(`the admin, ${language}`, async ({ page, server }, testInfo) => {
+      await demoRestaurant(server);
+      await sweepAs(page, server, 'admin', await adminAccount(server), language, testInfo);
+    });
 
-  test('the demo owner', async ({ page, server }, testInfo) => {
-    await demoRestaurant(server);
-    await sweepAs(page, server, 'owner', { email: DEMO_OWNER_EMAIL, password: PASSWORD }, testInfo);
-  });
+    test(`the demo owner, ${language}`, async ({ page, server }, testInfo) => {
+      await demoRestaurant(server);
+      await sweepAs(page, server, 'owner', { email: DEMO_OWNER_EMAIL, password: PASSWORD }, language, testInfo);
+    });
 
-  test('the demo team member, view only', async ({ page, server }, testInfo) => {
-    await demoRestaurant(server);
-    await sweepAs(page, server, 'member', { email: DEMO_MEMBER_EMAIL, password: PASSWORD }, testInfo);
-  });
+    test(`the demo team member, view only, ${language}`, async ({ page, server }, testInfo) => {
+      await demoRestaurant(server);
+      await sweepAs(page, server, 'member', { email: DEMO_MEMBER_EMAIL, password: PASSWORD }, language, testInfo);
+    });
+  }
 
   test('with reduced motion, a table measuring itself turns into cards without a frame of the table’s borders', async ({ page, server }) => {
     await demoRestaurant(server);
