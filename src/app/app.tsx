@@ -1,14 +1,17 @@
+import { Router } from 'wouter';
 import { FeedbackHost } from './feedback';
 import { AppProviders } from './providers';
-import { AppRoutes } from './routes';
+import { AppRoutes, appLocation } from './routes';
 import { UpdatePrompt } from './update-prompt';
 
 export function App() {
   return (
-    <AppProviders>
-      <AppRoutes />
-      <FeedbackHost />
-      <UpdatePrompt />
-    </AppProviders>
+    <Router hook={appLocation}>
+      <AppProviders>
+        <AppRoutes />
+        <FeedbackHost />
+        <UpdatePrompt />
+      </AppProviders>
+    </Router>
   );
 }

@@ -13,8 +13,9 @@ import { useBranding } from '../api/branding';
 import { CMS_SECTIONS, type SectionRoute } from '../views/cms-modules';
 import { guard, type Access } from './guards';
 import { loadAllMessages } from '../api/catalogs';
-import { lazyScreen } from '../components/lazy-screen';
+import { lazyScreen, type LazyScreen } from '../components/lazy-screen';
 import { useScrollRestoration } from './scroll';
+import { shownLocation } from './shown-location';
 import { readPendingUser, readSession, isAuthenticated, useSession } from '../api/session';
 
 // Signed-in screens load on demand: the sign-in route, the one every session starts on, stays
@@ -70,7 +71,7 @@ export interface RouteEntry {
   access: Access;
   title: MessageDescriptor;
   /** Unset: the generic placeholder, until the release that builds the screen. */
-  page?: ComponentType<PageProps> & { preload?: () => Promise<unknown> };
+  page?: ComponentType<PageProps> & Partial<Pick<LazyScreen<PageProps>, 'preload' | 'loaded'>>;
 }
 
 const route =
@@ -148,8 +149,15 @@ export function findRoute(path: string): RouteEntry {
 const isBare = (entry: RouteEntry) => entry.access === 'public' || entry.access === 'pending';
 
 /** What a route renders around and in itself: the shell and the page, or nothing to load for a bare page. */
-function screensOf(entry: RouteEntry): { preload?: () => Promise<unknown> }[] {
+function screensOf(entry: RouteEntry): Partial<Pick<LazyScreen<PageProps>, 'preload' | 'loaded'>>[] {
   return isBare(entry) ? [] : [Shell, entry.page ?? PlaceholderPage];
+}
+
+/** The route a path leads to as the session stands (after its guard), with its parameters. */
+function destination(path: string): { entry: RouteEntry; params: Record<string, string | undefined> } {
+  const to = guard(findRoute(path).access, path, { user: readSession().user, authenticated: isAuthenticated(), pending: readPendingUser() !== null });
+  const entry = findRoute(to ?? path);
+  return { entry, params: matchRoute(routeParser, entry.path, to ?? path)[1] ?? {} };
 }
 
 /**
@@ -157,10 +165,7 @@ function screensOf(entry: RouteEntry): { preload?: () => Promise<unknown> }[] {
  * finds the shell and the page loaded, instead of loading one after the other behind fallbacks.
  */
 export function preloadPath(path: string, languageReady: Promise<unknown>): Promise<unknown> {
-  const session = readSession();
-  const to = guard(findRoute(path).access, path, { user: session.user, authenticated: isAuthenticated(), pending: readPendingUser() !== null });
-  const entry = findRoute(to ?? path);
-  const params = matchRoute(routeParser, entry.path, to ?? path)[1] ?? {};
+  const { entry, params } = destination(path);
   // A page that reads data starts it as soon as its code is in (and its messages, for a failure's
   // words), not after React has rendered. A chunk that fails to load fails again where it
   // renders, with the app there to show it.
@@ -177,6 +182,16 @@ export function preloadPath(path: string, languageReady: Promise<unknown>): Prom
   );
 }
 
+/** The app's navigation waits for this before it shows a path (shown-location.ts): null once its screens are in. */
+export function whenShowable(path: string): Promise<unknown> | null {
+  const loading = screensOf(destination(path).entry).filter((screen) => screen.loaded?.() === false);
+  return loading.length === 0 ? null : Promise.all(loading.map((screen) => screen.preload?.()));
+}
+
+/** The app's location (its Router's hook): a path shows once its screens are in. */
+const shown = shownLocation(whenShowable);
+export const appLocation = shown.hook;
+
 /** "Page · Brand" inside the shell; the bare sign-in pages carry the brand alone. */
 function useDocumentTitle(entry: RouteEntry) {
   const { i18n } = useLingui();
@@ -191,6 +206,7 @@ function useDocumentTitle(entry: RouteEntry) {
 export function AppRoutes() {
   const [path] = useLocation();
   const { user, authenticated } = useSession();
+  const navigating = shown.useNavigating();
   const entry = findRoute(path);
   useScrollRestoration();
   useDocumentTitle(entry);
@@ -212,7 +228,7 @@ export function AppRoutes() {
     page
   ) : (
     <Suspense fallback={null}>
-      <Shell>
+      <Shell navigating={navigating}>
         <Suspense fallback={null}>{page}</Suspense>
       </Shell>
     </Suspense>

@@ -6,6 +6,8 @@ type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; 
 export type LazyScreen<P extends object> = ComponentType<P> & {
   /** Starts loading the screen's chunk (once); resolves when it can render without suspending. */
   preload(): Promise<unknown>;
+  /** Whether it renders now without suspending: its chunk is in. */
+  loaded(): boolean;
 };
 
 /**
@@ -31,5 +33,5 @@ export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P
     // The component is the module's own, loaded once: the same one on every render.
     return createElement(use(preload() as Promise<ComponentType<P>>), props);
   }
-  return Object.assign(Screen, { preload });
+  return Object.assign(Screen, { preload, loaded: () => loading?.status === 'fulfilled' });
 }

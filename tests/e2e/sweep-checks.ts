@@ -53,15 +53,16 @@ export function networkQuiet(page: Page) {
 
 /**
  * Waits until the screen shows its heading and nothing in it says it is still loading, then for two
- * frames. Shows: after the app's own navigation the screen before stays in the page, hidden by React,
- * until the next one has loaded.
+ * frames. After the app's own navigation the screen before stays on view, its main region busy,
+ * until the next one has loaded (src/app/shown-location.ts).
  */
 export async function settled(page: Page, quiet: () => Promise<void>): Promise<void> {
   await page
     .waitForFunction(
       () => {
         const main = document.querySelector('main');
-        return Boolean(main && [...main.querySelectorAll('h1')].some((heading) => heading.checkVisibility()) && !main.querySelector('[aria-busy="true"]'));
+        // The main region itself is busy while the next screen loads, the one before still on view.
+        return Boolean(main && !main.matches('[aria-busy="true"]') && [...main.querySelectorAll('h1')].some((heading) => heading.checkVisibility()) && !main.querySelector('[aria-busy="true"]'));
       },
       null,
       { timeout: 10_000 },

@@ -57,8 +57,11 @@ function useKeyboardAwareFields() {
   }, []);
 }
 
-/** What a verified user sees around every page (spec §2): sidebar, header with search and filters, footer. */
-export function Shell({ children }: { children: ReactNode }) {
+/**
+ * What a verified user sees around every page (spec §2): sidebar, header with search and filters, footer.
+ * `navigating`: the next screen is still loading, the one on view stays there until it is in.
+ */
+export function Shell({ children, navigating = false }: { children: ReactNode; navigating?: boolean }) {
   const [sidebarOpen, setSidebarOpen] = useMobileSidebar();
   useKeyboardAwareFields();
 
@@ -72,7 +75,7 @@ export function Shell({ children }: { children: ReactNode }) {
         {sidebarOpen && <div className={styles.overlay} data-testid="sidebar-overlay" onClick={() => setSidebarOpen(false)} />}
         <div className={styles.column}>
           <Header sidebarOpen={sidebarOpen} onMenu={() => setSidebarOpen(true)} />
-          <main id="main" className={styles.main} tabIndex={-1}>
+          <main id="main" className={styles.main} tabIndex={-1} aria-busy={navigating || undefined}>
             {children}
           </main>
           <Footer />
