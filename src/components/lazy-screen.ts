@@ -3,8 +3,24 @@ import { createElement, use, type ComponentType } from 'react';
 /** A promise as React's `use` reads it: once settled, it renders at once instead of suspending. */
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 
+/** `promise`, marked with its outcome as React's `use` reads it: a settled one renders without suspending. */
+export function tracked<T>(promise: Promise<T>): Tracked<T> {
+  const marked: Tracked<T> = promise;
+  marked.status = 'pending';
+  promise.then(
+    (value) => Object.assign(marked, { status: 'fulfilled', value }),
+    (reason: unknown) => Object.assign(marked, { status: 'rejected', reason }),
+  );
+  return marked;
+}
+
+/** A screen that needs more than its code before it renders without suspending (the chunks of its parts, data it reads with `use`). */
+export interface Readying {
+  ready(): Promise<unknown>;
+}
+
 export type LazyScreen<P extends object> = ComponentType<P> & {
-  /** Starts loading the screen's chunk (once); resolves when it can render without suspending. */
+  /** Starts loading the screen's chunk and what it is `ready` with (once); resolves when it can render without suspending. */
   preload(): Promise<unknown>;
   /** Whether it renders now without suspending: its chunk is in. */
   loaded(): boolean;
@@ -19,15 +35,9 @@ export type LazyScreen<P extends object> = ComponentType<P> & {
 export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>): LazyScreen<P> {
   let loading: Tracked<ComponentType<P>> | null = null;
   const preload = (): Tracked<ComponentType<P>> => {
-    if (loading) return loading;
-    const promise: Tracked<ComponentType<P>> = load();
-    promise.status = 'pending';
-    promise.then(
-      (value) => Object.assign(promise, { status: 'fulfilled', value }),
-      (reason: unknown) => Object.assign(promise, { status: 'rejected', reason }),
-    );
-    loading = promise;
-    return promise;
+    // What the screen readies is waited for, not required: a part that fails to load fails where it renders.
+    loading ??= tracked(load().then((screen) => Promise.resolve((screen as Partial<Readying>).ready?.()).then(() => screen, () => screen)));
+    return loading;
   };
   function Screen(props: P) {
     // The component is the module's own, loaded once: the same one on every render.

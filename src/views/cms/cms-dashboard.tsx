@@ -16,6 +16,7 @@ import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
 import { fillRoute } from '../resource/use-screen-routes';
 import { ResourceStoreProvider } from '../resource/store-context';
+import { tracked } from '../../components/lazy-screen';
 
 /** A status a card counts its records by, in words. */
 const statusWords: Readonly<Record<string, Choice['label']>> = {
@@ -39,18 +40,23 @@ function statusesOf(resource: Resource): Choice[] {
 }
 
 let cards: Promise<Card[]> | null = null;
-/** Every CMS module's card, with its entry loaded (the entries live in chunks of their own); asked again after a failure. */
+/**
+ * Every CMS module's card, with its entry loaded (the entries live in chunks of their own); asked
+ * again after a failure. The page is ready with them (lazyScreen), so it renders without suspending.
+ */
 function loadCards(): Promise<Card[]> {
-  cards ??= Promise.all(
-    CMS_SECTIONS.flatMap((section) => {
-      const { access, card } = section;
-      if (!card || !('module' in access)) return [];
-      return [card.resource().then((resource) => ({ module: access.module, section, resource, statuses: statusesOf(resource) }))];
+  cards ??= tracked(
+    Promise.all(
+      CMS_SECTIONS.flatMap((section) => {
+        const { access, card } = section;
+        if (!card || !('module' in access)) return [];
+        return [card.resource().then((resource) => ({ module: access.module, section, resource, statuses: statusesOf(resource) }))];
+      }),
+    ).catch((error: unknown) => {
+      cards = null;
+      throw error;
     }),
-  ).catch((error: unknown) => {
-    cards = null;
-    throw error;
-  });
+  );
   return cards;
 }
 
@@ -59,7 +65,7 @@ function loadCards(): Promise<Card[]> {
  * changed last; modules above their role are not shown, and adding where their level stops short
  * of manage is shown disabled (spec §6).
  */
-export function CmsDashboardPage({ title }: PageProps) {
+function CmsDashboard({ title }: PageProps) {
   const { i18n } = useLingui();
   const { websiteId = '' } = useParams<{ websiteId: string }>();
   const { user } = useSession();
@@ -109,3 +115,5 @@ export function CmsDashboardPage({ title }: PageProps) {
     </ResourceStoreProvider>
   );
 }
+
+export const CmsDashboardPage = Object.assign(CmsDashboard, { ready: loadCards });

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { ArchiveRestore, CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { useConfirm, useToast } from '../../machines/feedback';
 import { reasonOf } from '../../machines/reason';
@@ -36,6 +36,7 @@ import { cellText } from './column-text';
 import { useChangeTexts } from './use-change-texts';
 import type { SelectOption } from '../../components/searchable-select';
 import { dateFormat } from '../../components/intl-formats';
+import { lazyScreen } from '../../components/lazy-screen';
 
 interface ResourceListPageProps {
   screen: ResourceScreen;
@@ -362,7 +363,10 @@ function useLoadedChoices(filters: readonly Filter[] = NO_FILTERS): Readonly<Rec
 }
 
 // dnd-kit loads with the first ordered list, not with every list.
-const OrderedRows = lazy(() => import('./ordered-rows'));
+const OrderedRows = lazyScreen(() => import('./ordered-rows').then((m) => m.default));
+
+/** What the screen's list needs besides its page's code: an ordered list's rows. */
+export const listReady = (screen: ResourceScreen): Promise<unknown> => (screen.resource.order ? OrderedRows.preload() : Promise.resolve());
 
 type I18n = ReturnType<typeof useLingui>['i18n'];
 

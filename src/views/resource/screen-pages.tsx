@@ -9,7 +9,8 @@ import { resourceStore } from '../../db/device-store';
 import { prefetchList } from '../../db/resource-store';
 import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
-import { ResourceListPage } from './resource-list-page';
+import { listReady, ResourceListPage } from './resource-list-page';
+import { preloadFieldKinds } from './field-kinds';
 import { Allowed } from './no-access';
 import type { ResourceScreen } from './screen';
 import { ResourceStoreProvider } from './store-context';
@@ -48,7 +49,9 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
       </Allowed>
     </ResourceStoreProvider>
   );
+  // Each page is ready (lazyScreen) once the chunks of its parts are in: it then shows whole, without a fallback first.
   const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />, 'list', title), {
+    ready: () => listReady(screen),
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
       const bound = boundParamsOf(screen.resource, params);
@@ -59,19 +62,23 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
   });
   if (!screen.routes) return { List };
   const withRoutes = screen as FormScreen;
+  const formReady = () => preloadFieldKinds(withRoutes.fields);
   return {
     List,
-    New: ({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />, 'create', title),
-    Edit: function Edit({ title }: PageProps) {
-      const { [withRoutes.routes.idParam ?? 'id']: id = '' } = useParams<Record<string, string>>();
-      return frame(
-        <>
-          <ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />
-          {children && <ResourceListPage key={`${id} children`} screen={children.screen} title={children.title} />}
-        </>,
-        'get',
-        title,
-      );
-    },
+    New: Object.assign(({ title }: PageProps) => frame(<ResourceFormPage screen={withRoutes} title={title} id={null} />, 'create', title), { ready: formReady }),
+    Edit: Object.assign(
+      function Edit({ title }: PageProps) {
+        const { [withRoutes.routes.idParam ?? 'id']: id = '' } = useParams<Record<string, string>>();
+        return frame(
+          <>
+            <ResourceFormPage key={id} screen={withRoutes} title={title} id={id} />
+            {children && <ResourceListPage key={`${id} children`} screen={children.screen} title={children.title} />}
+          </>,
+          'get',
+          title,
+        );
+      },
+      { ready: () => Promise.all([formReady(), children && listReady(children.screen)]) },
+    ),
   };
 }
