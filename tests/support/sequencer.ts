@@ -1,0 +1,15 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Vitest's own order (its cache of durations, else the largest file first), with the suites over
+ * every route (the `server-mocks` project: fuzz, authorization, mass assignment; a minute each) in
+ * front: last by project name, they ran on alone at the end while the other worker sat idle (a fresh
+ * clone, as in CI, has no cache of durations to reorder them by).
+ */
+export class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const everyRoute = (file: TestSpecification) => file.project.name === 'server-mocks';
+    return [...sorted.filter(everyRoute), ...sorted.filter((file) => !everyRoute(file))];
+  }
+}
