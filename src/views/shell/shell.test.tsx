@@ -39,11 +39,11 @@ function signIn(user: SessionUser) {
   localStorage.setItem('auth_user', JSON.stringify(user));
 }
 
-function renderShell(user: SessionUser, path = '/', page = <h1>Page</h1>) {
+function renderShell(user: SessionUser, path = '/', page = <h1>Page</h1>, navigating = false) {
   signIn(user);
   return renderScreen(
     <BrandingProvider>
-      <Shell>{page}</Shell>
+      <Shell navigating={navigating}>{page}</Shell>
     </BrandingProvider>,
     { path },
   );
@@ -86,6 +86,13 @@ describe('Shell', () => {
     // The header's brand is for phones, where the sidebar is away: the logo, named for screen readers.
     expect(screen.getByRole('banner').querySelector('img')?.getAttribute('alt')).toBe('Acme CMS');
     expect(screen.getByRole('contentinfo').textContent).toContain(`© ${new Date().getFullYear()} Acme CMS`);
+  });
+
+  it('leaves the screen on view busy and inert while the next one loads, the header and sidebar in reach', () => {
+    renderShell(sessionUser(), '/', <input aria-label="Name" />, true);
+    const main = screen.getByRole('main');
+    expect([main.getAttribute('aria-busy'), main.hasAttribute('inert')]).toEqual(['true', true]);
+    expect(screen.getByRole('button', { name: 'Menu' }).closest('[inert]')).toBeNull();
   });
 
   it('gives an admin the admin sidebar and marks the section on show', () => {

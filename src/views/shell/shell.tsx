@@ -59,7 +59,8 @@ function useKeyboardAwareFields() {
 
 /**
  * What a verified user sees around every page (spec §2): sidebar, header with search and filters, footer.
- * `navigating`: the next screen is still loading, the one on view stays there until it is in.
+ * `navigating`: the next screen is still loading. The one on view stays there until it is in, inert:
+ * what is typed into a screen that is leaving would be lost with it.
  */
 export function Shell({ children, navigating = false }: { children: ReactNode; navigating?: boolean }) {
   const [sidebarOpen, setSidebarOpen] = useMobileSidebar();
@@ -75,7 +76,7 @@ export function Shell({ children, navigating = false }: { children: ReactNode; n
         {sidebarOpen && <div className={styles.overlay} data-testid="sidebar-overlay" onClick={() => setSidebarOpen(false)} />}
         <div className={styles.column}>
           <Header sidebarOpen={sidebarOpen} onMenu={() => setSidebarOpen(true)} />
-          <main id="main" className={styles.main} tabIndex={-1} aria-busy={navigating || undefined}>
+          <main id="main" className={styles.main} tabIndex={-1} aria-busy={navigating || undefined} inert={navigating || undefined}>
             {children}
           </main>
           <Footer />
