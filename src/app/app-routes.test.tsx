@@ -2,7 +2,8 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen, sessionUser } from '../views/render-screen.test-support';
 import { BrandingProvider } from '../api/branding';
-import { AppRoutes, preloadPath } from './routes';
+import { Router } from 'wouter';
+import { AppRoutes, appLocation, preloadPath } from './routes';
 import { clearSession, type SessionUser } from '../api/session';
 
 vi.mock('../machines/auth', () => ({
@@ -173,5 +174,30 @@ describe('AppRoutes', () => {
     const { path } = await open('/users', sessionUser());
     act(() => clearSession());
     expect(path()).toBe('/login');
+  });
+
+  it('keeps the screen on view, busy and inert, until the next one has loaded, in the app’s own navigation', async () => {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    await preloadPath('/profile', Promise.resolve());
+    act(() => history.replaceState(null, '', '/profile'));
+    renderScreen(
+      <BrandingProvider>
+        <Router hook={appLocation}>
+          <AppRoutes />
+        </Router>
+      </BrandingProvider>,
+    );
+    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
+
+    // A screen no test here has opened: its chunk is still to load.
+    act(() => history.pushState(null, '', '/activity'));
+    const main = screen.getByRole('main');
+    expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
+    expect([main.getAttribute('aria-busy'), main.hasAttribute('inert')]).toEqual(['true', true]);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activity' }, { timeout: 5000 })).toBeDefined();
+    expect(screen.queryByRole('heading', { level: 1, name: 'Profile' })).toBeNull();
+    expect([main.hasAttribute('aria-busy'), main.hasAttribute('inert')]).toEqual([false, false]);
   });
 });
