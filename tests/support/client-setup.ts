@@ -1,7 +1,7 @@
 // IndexedDB for Dexie (src/db), in memory.
 import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 // Files share their worker's packages (React, Dexie, happy-dom load once), but each evaluates our
@@ -27,6 +27,11 @@ beforeAll(async () => {
     ),
   );
 });
+
+// findBy and waitFor wait 1 s by default. A read of this device's data goes through fake-indexeddb,
+// whose steps each wait a turn of the event loop: with two workers busy, a dialog's pictures waiting
+// on the device (two reads, one after the other) were not there after 1 s in one full run today.
+configure({ asyncUtilTimeout: 3000 });
 
 // Messages fall back to their English source text, so tests need no compiled catalog.
 beforeEach(() => {
