@@ -67,8 +67,17 @@ export function capturingCrud(actual: Crud): Crud {
   return { ...actual, registerResource };
 }
 
+/** The capture under way: one app is built at a time, its routes noted apart from another's. */
+let capturing: Promise<unknown> = Promise.resolve();
+
 /** The API routes and registry entries of the app `build` makes (HEAD routes are their GET's). */
-export async function captureRoutes<T>(build: () => Promise<T>): Promise<{ built: T; routes: AppRoute[]; resources: Registered[] }> {
+export function captureRoutes<T>(build: () => Promise<T>): Promise<{ built: T; routes: AppRoute[]; resources: Registered[] }> {
+  const captured = capturing.then(() => captureOne(build));
+  capturing = captured.catch(() => undefined);
+  return captured;
+}
+
+async function captureOne<T>(build: () => Promise<T>): Promise<{ built: T; routes: AppRoute[]; resources: Registered[] }> {
   seen = [];
   resources = [];
   const built = await build();
