@@ -223,7 +223,7 @@ export function deliveryDocument(document: WholeDocument): WholeDocument {
     info: {
       title: 'Delivery API',
       version: '1',
-      description: `What a website reads of its published content, and where its visitors' contact forms are sent. Every call carries the website's key in the X-API-Key header (the website's home in the admin makes one). A preview link adds a token in ${PREVIEW_HEADER} that shows one draft. Answers carry an ETag: send it back in If-None-Match and an unchanged answer is a 304.`,
+      description: `What a website reads of its published content, and where its visitors' contact forms are sent. Every call carries the website's key in the X-API-Key header (the website's home in the admin makes one). A preview link adds a token in ${PREVIEW_HEADER} that shows one draft. Answers carry an ETag: send it back in If-None-Match and an unchanged answer is a 304. A cache on the way (a CDN, a proxy, a browser) may keep an answer for 30 seconds and serve it for 60 more while it revalidates (Cache-Control); it varies by X-API-Key, and one website's ETag never matches another's answer.`,
     },
     tags: document.tags?.filter((tag) => tag.name === 'public'),
     paths,

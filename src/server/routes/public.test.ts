@@ -174,7 +174,8 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     const first = await get('/api/public/pages/about');
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^W\/".+"$/);
-    expect(first.headers['cache-control']).toBe('no-cache');
+    // A cache on the way may answer from its copy for a short time, and revalidate in the background.
+    expect(first.headers['cache-control']).toBe('public, max-age=30, stale-while-revalidate=60');
     expect(String(first.headers.vary)).toMatch(/X-API-Key/i);
     const again = await get('/api/public/pages/about', keys.A, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
@@ -186,6 +187,17 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
     expect((await get('/api/public/pages/about', keys.A, { 'if-none-match': `"x", ${String(changed.headers.etag)}` })).statusCode).toBe(304);
+  });
+
+  it('never lets a cache take one website’s answer for another’s, even where both say the same', async () => {
+    // No page of either website is in Klingon: the same empty list for both.
+    const [ofA, ofB] = [await get('/api/public/pages?language=tlh', keys.A), await get('/api/public/pages?language=tlh', keys.B)];
+    expect(ofA.body).toBe(ofB.body);
+    expect(ofA.headers.etag).not.toBe(ofB.headers.etag);
+    expect((await get('/api/public/pages?language=tlh', keys.B, { 'if-none-match': String(ofA.headers.etag) })).statusCode).toBe(200);
+    expect(String(ofA.headers.vary)).toMatch(/X-API-Key/i);
+    // A refusal is kept by no cache (a draft shown through a preview link: preview.test.ts).
+    expect((await get('/api/public/pages', null)).headers['cache-control']).toBe('no-store');
   });
 
   it('lets any origin read the answers and ask first, and no other API route', async () => {
