@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { allRoutesBytes, APP_DIR, cold, FLOOR_DIR, PHONE, sample, startBrowserBench, warm, type BrowserBench, type Profile } from './browser';
+import { benchDelivery } from './delivery';
 import { benchList } from './list';
 import { benchLive } from './live';
 import { benchOutbox } from './outbox';
@@ -113,6 +114,14 @@ await section(`list endpoint at 100,000 rows (search, sort, page, count): ${seco
   ];
 });
 
+await section(`delivery API, the demo restaurant on PostgreSQL, with its key: ${seconds} s rounds at 16 connections`, ['delivery API'], async () => {
+  const reads = await benchDelivery({ seconds });
+  return reads.flatMap(({ what, ours, bare, unchanged }): Figure[] => [
+    { name: `delivery API ${what}, throughput (floor: bare Fastify + pg)`, unit: 'req/s', ours: ours.perSecond, floor: bare.perSecond, target: { ratioAtLeast: 0.9 } },
+    { name: `delivery API ${what} unchanged, 304 throughput (floor: its 200)`, unit: 'req/s', ours: unchanged.perSecond, floor: ours.perSecond, target: { ratioAtLeast: 5 } },
+  ]);
+});
+
 await section('a dish’s price changed, one save at a time: with its revision, and with the revision trigger off', ['history'], async () => {
   const { postgres, pglite } = await benchRevisions();
   return [
@@ -196,6 +205,7 @@ writeMarkdown(join(import.meta.dirname, '../docs/benchmarks.md'), figures, {
     'Warm: a first visit installs the service worker and fills the caches; then a new page opens the same URL, as when the installed app is opened again. The floor pages have no service worker, so their warm figure is a warm HTTP cache.',
     'Bytes: JS and CSS response bodies as transferred (encodedBodySize), everything the page fetched until the network was idle; "all routes" is every JS and CSS file of the build as brotli.',
     'List endpoint: 100,000 categories on PostgreSQL; five query shapes in rotation; ours against a bare Fastify + pg handler running the same SQL (bench/list.ts).',
+    'Delivery API: the demo restaurant of a first start on PostgreSQL (a food menu of 12 dishes, 3 published pages), read with its key; ours against a bare Fastify + pg handler that looks the key up and reads the same rows, and ours again with the ETag of its last answer in If-None-Match (bench/delivery.ts).',
     'Server: `npm start`\'s command without npm, restarted on an initialized store (the first start runs once before, unmeasured); ready = /api/health answers 200; RSS read from /proc 3 s later. Floor: Fastify + pg in plain JavaScript (bench/floor/server.js).',
     'History: 2 × 6 alternating rounds of 200 sequential PUTs of one dish\'s price over HTTP, as its owner; the floor is the same request with the table\'s revision trigger disabled (the actor still set in the transaction), so the ratio is what writing the revision costs; then the dish\'s history (the website\'s activity filtered to it, first page of 10) read 200 times alternately with the first page of its menu\'s dishes, made as many as its revisions (bench/revisions.ts).',
     'Outbox: 1,000 creates queued offline and replayed by the drain the service worker runs (IndexedDB is fake-indexeddb in Node), against the same creates sent directly.',

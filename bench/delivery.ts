@@ -1,0 +1,160 @@
+import Fastify from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'pg';
+import { buildApp } from '../src/server/app';
+import { demoCatalogs, demoOwner } from '../src/server/store/demo';
+import { openStore } from '../src/server/store/open';
+import { gastroMenus, websites } from '../src/server/store/schema';
+import { memoryMailer, testAppConfig } from '../tests/support/app';
+import { keepKey } from '../tests/support/principals';
+import { createPgDatabase } from '../tests/support/store';
+import { load, type LoadResult } from './load';
+
+/**
+ * The delivery API as the internet reads it: the demo restaurant's food menu, its page list and a
+ * page by slug, on PostgreSQL, with the website's key; ours against a bare Fastify + pg handler
+ * that looks the key up and reads the same rows with the same SQL, with no validation, policy,
+ * envelope schema or ETag. And ours again with If-None-Match: what an unchanged answer costs.
+ */
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The floor: the key's website, then the rows each answer is made of. */
+async function bareServer(url: string) {
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // A dropped idle connection is an 'error' event: unhandled, it would end the whole benchmark.
+  pool.on('error', (error) => console.warn(`bare pool: ${error.message}`));
+  const app = Fastify({ logger: false });
+  const websiteOf = async (key: unknown) =>
+    (await pool.query('select website_id from api_keys where key_hash = $1 and is_active', [sha256(String(key))])).rows[0]?.website_id as string | undefined;
+
+  app.get('/api/public/gastro-menus/:menuId', async (request, reply) => {
+    const site = await websiteOf(request.headers['x-api-key']);
+    if (!site) return reply.code(401).send({ success: false });
+    const { menuId } = request.params as { menuId: string };
+    const menu = (await pool.query(`select id, name, description, language from gastro_menus where website_id = $1 and status = 'published' and id = $2`, [site, menuId])).rows[0];
+    if (!menu) return reply.code(404).send({ success: false });
+    const [categories, dishes, allergens] = await Promise.all([
+      pool.query('select id, name, description from gastro_categories where website_id = $1 and menu_id = $2 order by position, id', [site, menuId]),
+      pool.query(
+        `select i.id, i.category_id, i.name, i.description, i.price, i.currency, i.available, i.allergen_ids, m.storage_key, m.thumb_key
+         from gastro_items i left join media m on m.id = i.media_id and m.website_id = i.website_id
+         where i.website_id = $1 and i.menu_id = $2 order by i.position, i.id`,
+        [site, menuId],
+      ),
+      pool.query('select id, identifier, name from gastro_allergens where website_id = $1 order by identifier, name, id', [site]),
+    ]);
+    const items = (categoryId: string | null) =>
+      dishes.rows
+        .filter((dish) => dish.category_id === categoryId)
+        .map((dish) => ({ id: dish.id, name: dish.name, description: dish.description, price: dish.price, currency: dish.currency, available: dish.available, allergens: dish.allergen_ids, image: dish.storage_key && { url: `/api/files/${dish.storage_key}` } }));
+    return {
+      success: true,
+      data: { ...menu, categories: categories.rows.map((category) => ({ ...category, items: items(category.id) })), items: items(null), allergens: allergens.rows },
+    };
+  });
+
+  app.get('/api/public/pages', async (request, reply) => {
+    const site = await websiteOf(request.headers['x-api-key']);
+    if (!site) return reply.code(401).send({ success: false });
+    const where = `website_id = $1 and status = 'published'`;
+    const [rows, count] = await Promise.all([
+      pool.query(`select id, title, slug, language, meta_title, meta_description, sort_order as "order", updated_at from cms_pages where ${where} order by sort_order, title, id limit 10 offset 0`, [site]),
+      pool.query(`select count(*)::int as n from cms_pages where ${where}`, [site]),
+    ]);
+    const totalItems = count.rows[0].n as number;
+    return { success: true, data: rows.rows, pagination: { currentPage: 1, totalPages: Math.max(1, Math.ceil(totalItems / 10)), totalItems, itemsPerPage: 10 } };
+  });
+
+  app.get('/api/public/pages/:slug', async (request, reply) => {
+    const site = await websiteOf(request.headers['x-api-key']);
+    if (!site) return reply.code(401).send({ success: false });
+    const { slug } = request.params as { slug: string };
+    const page = (
+      await pool.query(
+        `select id, title, slug, language, meta_title, meta_description, sort_order as "order", updated_at, content from cms_pages
+         where website_id = $1 and status = 'published' and lower(slug) = $2 order by created_at, id limit 1`,
+        [site, slug.toLowerCase()],
+      )
+    ).rows[0];
+    return page ? { success: true, data: page } : reply.code(404).send({ success: false });
+  });
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, pool, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`) };
+}
+
+export interface DeliveryFigure {
+  /** What is read: the food menu, the page list, a page by slug. */
+  what: string;
+  ours: LoadResult;
+  bare: LoadResult;
+  /** Ours, asked with the ETag of its last answer: every answer a 304. */
+  unchanged: LoadResult;
+}
+
+/** The round with the median throughput. */
+const median = (rounds: LoadResult[]) => rounds.toSorted((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
+
+export async function benchDelivery({ seconds = 5, concurrency = 16, rounds = 3 } = {}): Promise<DeliveryFigure[]> {
+  const database = await createPgDatabase();
+  const store = await openStore({ kind: 'postgres', url: database.url }, async () => {});
+  try {
+    await store.db.transaction(async (tx) => {
+      await demoCatalogs(tx as never);
+      await demoOwner(tx as never, 'bench-password');
+    });
+    const [site] = await store.db.select({ id: websites.id }).from(websites).where(eq(websites.name, 'Trattoria Demo'));
+    const [menu] = await store.db
+      .select({ id: gastroMenus.id })
+      .from(gastroMenus)
+      .where(and(eq(gastroMenus.websiteId, site!.id), eq(gastroMenus.status, 'published')));
+    const key = `skp_${randomBytes(24).toString('base64url')}`;
+    await keepKey(store, { website: site!.id, key });
+    await store.db.execute('vacuum analyze' as never);
+
+    const ours = await buildApp({ config: testAppConfig(), store, mailer: memoryMailer(), logger: false });
+    await ours.listen({ port: 0, host: '127.0.0.1' });
+    const bare = await bareServer(database.url);
+    try {
+      const oursUrl = new URL(`http://127.0.0.1:${(ours.server.address() as AddressInfo).port}`);
+      const headers = { 'x-api-key': key, accept: 'application/json' };
+      const reads = [
+        { what: 'food menu', path: `/api/public/gastro-menus/${menu!.id}` },
+        { what: 'page list', path: '/api/public/pages' },
+        { what: 'page by slug', path: '/api/public/pages/about' },
+      ];
+      const figures: DeliveryFigure[] = [];
+      for (const { what, path } of reads) {
+        const first = await fetch(new URL(path, oursUrl), { headers });
+        const etag = first.headers.get('etag');
+        if (first.status !== 200 || !etag) throw new Error(`${path} answered ${first.status} without an ETag`);
+        const held = { ...headers, 'if-none-match': etag };
+        // Warm all three (JIT, pg plans, connection pools) before anything counts.
+        await load(oursUrl, [path], headers, { seconds: 1, concurrency });
+        await load(bare.url, [path], headers, { seconds: 1, concurrency });
+        await load(oursUrl, [path], held, { seconds: 1, concurrency, status: 304 });
+        const oursRounds: LoadResult[] = [];
+        const bareRounds: LoadResult[] = [];
+        const unchangedRounds: LoadResult[] = [];
+        // Interleaved rounds, the median of each: on a small machine one round alone is noise.
+        for (let round = 0; round < rounds; round++) {
+          bareRounds.push(await load(bare.url, [path], headers, { seconds, concurrency }));
+          oursRounds.push(await load(oursUrl, [path], headers, { seconds, concurrency }));
+          unchangedRounds.push(await load(oursUrl, [path], held, { seconds, concurrency, status: 304 }));
+        }
+        figures.push({ what, ours: median(oursRounds), bare: median(bareRounds), unchanged: median(unchangedRounds) });
+      }
+      return figures;
+    } finally {
+      await bare.app.close();
+      await bare.pool.end();
+      await ours.close();
+    }
+  } finally {
+    await store.close().catch(() => {});
+    await database.drop();
+  }
+}
