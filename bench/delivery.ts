@@ -1,16 +1,13 @@
-import Fastify from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
-import { buildApp } from '../src/server/app';
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
 import { demoCatalogs, demoOwner } from '../src/server/store/demo';
-import { openStore } from '../src/server/store/open';
+import type { Store } from '../src/server/store/open';
 import { gastroMenus, websites } from '../src/server/store/schema';
-import { memoryMailer, testAppConfig } from '../tests/support/app';
 import { keepKey } from '../tests/support/principals';
-import { createPgDatabase } from '../tests/support/store';
-import { load, type LoadResult } from './load';
+import { oursAgainstBare } from './bare';
+import { load, medianRound, type LoadResult } from './load';
 
 /**
  * The delivery API as the internet reads it: the demo restaurant's food menu, its page list and a
@@ -22,11 +19,7 @@ import { load, type LoadResult } from './load';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The floor: the key's website, then the rows each answer is made of. */
-async function bareServer(url: string) {
-  const pool = new Pool({ connectionString: url, max: 10 });
-  // A dropped idle connection is an 'error' event: unhandled, it would end the whole benchmark.
-  pool.on('error', (error) => console.warn(`bare pool: ${error.message}`));
-  const app = Fastify({ logger: false });
+function bareDelivery(app: FastifyInstance, pool: Pool) {
   const websiteOf = async (key: unknown) =>
     (await pool.query('select website_id from api_keys where key_hash = $1 and is_active', [sha256(String(key))])).rows[0]?.website_id as string | undefined;
 
@@ -81,9 +74,6 @@ async function bareServer(url: string) {
     ).rows[0];
     return page ? { success: true, data: page } : reply.code(404).send({ success: false });
   });
-
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, pool, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`) };
 }
 
 export interface DeliveryFigure {
@@ -95,66 +85,51 @@ export interface DeliveryFigure {
   unchanged: LoadResult;
 }
 
-/** The round with the median throughput. */
-const median = (rounds: LoadResult[]) => rounds.toSorted((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
+/** The demo restaurant of a first start, and a key of its website. */
+async function demoWithKey(store: Store) {
+  await store.db.transaction(async (tx) => {
+    await demoCatalogs(tx as never);
+    await demoOwner(tx as never, 'bench-password');
+  });
+  const [site] = await store.db.select({ id: websites.id }).from(websites).where(eq(websites.name, 'Trattoria Demo'));
+  const [menu] = await store.db
+    .select({ id: gastroMenus.id })
+    .from(gastroMenus)
+    .where(and(eq(gastroMenus.websiteId, site!.id), eq(gastroMenus.status, 'published')));
+  const key = `skp_${randomBytes(24).toString('base64url')}`;
+  await keepKey(store, { website: site!.id, key });
+  return { key, menuId: menu!.id };
+}
 
 export async function benchDelivery({ seconds = 5, concurrency = 16, rounds = 3 } = {}): Promise<DeliveryFigure[]> {
-  const database = await createPgDatabase();
-  const store = await openStore({ kind: 'postgres', url: database.url }, async () => {});
-  try {
-    await store.db.transaction(async (tx) => {
-      await demoCatalogs(tx as never);
-      await demoOwner(tx as never, 'bench-password');
-    });
-    const [site] = await store.db.select({ id: websites.id }).from(websites).where(eq(websites.name, 'Trattoria Demo'));
-    const [menu] = await store.db
-      .select({ id: gastroMenus.id })
-      .from(gastroMenus)
-      .where(and(eq(gastroMenus.websiteId, site!.id), eq(gastroMenus.status, 'published')));
-    const key = `skp_${randomBytes(24).toString('base64url')}`;
-    await keepKey(store, { website: site!.id, key });
-    await store.db.execute('vacuum analyze' as never);
-
-    const ours = await buildApp({ config: testAppConfig(), store, mailer: memoryMailer(), logger: false });
-    await ours.listen({ port: 0, host: '127.0.0.1' });
-    const bare = await bareServer(database.url);
-    try {
-      const oursUrl = new URL(`http://127.0.0.1:${(ours.server.address() as AddressInfo).port}`);
-      const headers = { 'x-api-key': key, accept: 'application/json' };
-      const reads = [
-        { what: 'food menu', path: `/api/public/gastro-menus/${menu!.id}` },
-        { what: 'page list', path: '/api/public/pages' },
-        { what: 'page by slug', path: '/api/public/pages/about' },
-      ];
-      const figures: DeliveryFigure[] = [];
-      for (const { what, path } of reads) {
-        const first = await fetch(new URL(path, oursUrl), { headers });
-        const etag = first.headers.get('etag');
-        if (first.status !== 200 || !etag) throw new Error(`${path} answered ${first.status} without an ETag`);
-        const held = { ...headers, 'if-none-match': etag };
-        // Warm all three (JIT, pg plans, connection pools) before anything counts.
-        await load(oursUrl, [path], headers, { seconds: 1, concurrency });
-        await load(bare.url, [path], headers, { seconds: 1, concurrency });
-        await load(oursUrl, [path], held, { seconds: 1, concurrency, status: 304 });
-        const oursRounds: LoadResult[] = [];
-        const bareRounds: LoadResult[] = [];
-        const unchangedRounds: LoadResult[] = [];
-        // Interleaved rounds, the median of each: on a small machine one round alone is noise.
-        for (let round = 0; round < rounds; round++) {
-          bareRounds.push(await load(bare.url, [path], headers, { seconds, concurrency }));
-          oursRounds.push(await load(oursUrl, [path], headers, { seconds, concurrency }));
-          unchangedRounds.push(await load(oursUrl, [path], held, { seconds, concurrency, status: 304 }));
-        }
-        figures.push({ what, ours: median(oursRounds), bare: median(bareRounds), unchanged: median(unchangedRounds) });
+  return oursAgainstBare(demoWithKey, bareDelivery, async ({ ours, bare }, { key, menuId }) => {
+    const headers = { 'x-api-key': key, accept: 'application/json' };
+    const reads = [
+      { what: 'food menu', path: `/api/public/gastro-menus/${menuId}` },
+      { what: 'page list', path: '/api/public/pages' },
+      { what: 'page by slug', path: '/api/public/pages/about' },
+    ];
+    const figures: DeliveryFigure[] = [];
+    for (const { what, path } of reads) {
+      const first = await fetch(new URL(path, ours), { headers });
+      const etag = first.headers.get('etag');
+      if (first.status !== 200 || !etag) throw new Error(`${path} answered ${first.status} without an ETag`);
+      const held = { ...headers, 'if-none-match': etag };
+      // Warm all three (JIT, pg plans, connection pools) before anything counts.
+      await load(ours, [path], headers, { seconds: 1, concurrency });
+      await load(bare, [path], headers, { seconds: 1, concurrency });
+      await load(ours, [path], held, { seconds: 1, concurrency, status: 304 });
+      const oursRounds: LoadResult[] = [];
+      const bareRounds: LoadResult[] = [];
+      const unchangedRounds: LoadResult[] = [];
+      // Interleaved rounds, the median of each: on a small machine one round alone is noise.
+      for (let round = 0; round < rounds; round++) {
+        bareRounds.push(await load(bare, [path], headers, { seconds, concurrency }));
+        oursRounds.push(await load(ours, [path], headers, { seconds, concurrency }));
+        unchangedRounds.push(await load(ours, [path], held, { seconds, concurrency, status: 304 }));
       }
-      return figures;
-    } finally {
-      await bare.app.close();
-      await bare.pool.end();
-      await ours.close();
+      figures.push({ what, ours: medianRound(oursRounds), bare: medianRound(bareRounds), unchanged: medianRound(unchangedRounds) });
     }
-  } finally {
-    await store.close().catch(() => {});
-    await database.drop();
-  }
+    return figures;
+  });
 }

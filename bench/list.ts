@@ -1,13 +1,10 @@
-import Fastify from 'fastify';
-import type { AddressInfo } from 'node:net';
-import { Pool } from 'pg';
-import { buildApp } from '../src/server/app';
-import { openStore } from '../src/server/store/open';
-import { memoryMailer, testAppConfig } from '../tests/support/app';
+import type { FastifyInstance } from 'fastify';
+import type { Pool } from 'pg';
+import type { Store } from '../src/server/store/open';
 import { tokenFor } from '../tests/support/auth';
-import { createPgDatabase } from '../tests/support/store';
 import { seedUser } from '../tests/support/users';
-import { load, type LoadResult } from './load';
+import { oursAgainstBare } from './bare';
+import { load, medianRound, type LoadResult } from './load';
 
 export const ROWS = 100_000;
 
@@ -30,11 +27,7 @@ const SORT_COLUMNS: Record<string, string> = { name: 'name collate "und-x-icu"',
  * the id tie-break, one page, the count: kept in row_counts for the whole table), behind a bare Fastify route and a bare pg pool, with no
  * validation, policy, session lookup or schema serialization.
  */
-async function bareServer(url: string) {
-  const pool = new Pool({ connectionString: url, max: 10 });
-  // A dropped idle connection is an 'error' event: unhandled, it would end the whole benchmark.
-  pool.on('error', (error) => console.warn(`bare pool: ${error.message}`));
-  const app = Fastify({ logger: false });
+function bareList(app: FastifyInstance, pool: Pool) {
   app.get('/api/categories', async (request) => {
     const q = request.query as Record<string, string | undefined>;
     const page = Number(q.page ?? 1);
@@ -70,8 +63,6 @@ async function bareServer(url: string) {
       pagination: { currentPage: page, totalPages: Math.ceil(totalItems / limit), totalItems, itemsPerPage: limit },
     };
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, pool, url: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`) };
 }
 
 export interface ListBenchResult {
@@ -86,69 +77,45 @@ export interface ListBenchResult {
   p99Ratio: number;
 }
 
-/** The round with the median throughput. */
-function median(rounds: LoadResult[]): LoadResult {
-  return rounds.toSorted((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
+/** 100,000 categories, and an admin's session token. */
+async function seed(store: Store): Promise<string> {
+  // 100,000 distinct names; each of 1,000 tag words is in 100 names, and descriptions hold hex
+  // noise, so a search matches tens to hundreds of rows as on a real catalog.
+  await store.db.execute(
+    `insert into categories (id, name, description, created_at, updated_at)
+     select gen_random_uuid(), 'Category ' || g || ' ' || substr(md5((g % 1000)::text), 1, 6),
+            'About ' || md5(g::text), now() - (g || ' seconds')::interval, now()
+     from generate_series(1, ${ROWS}) g` as never,
+  );
+  const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
+  return tokenFor(store, admin.id);
 }
 
 export async function benchList({ seconds = 5, concurrency = 16, rounds = 3 } = {}): Promise<ListBenchResult> {
-  const database = await createPgDatabase();
-  const store = await openStore({ kind: 'postgres', url: database.url }, async () => {});
-  try {
-    // 100,000 distinct names; each of 1,000 tag words is in 100 names, and descriptions hold hex
-    // noise, so a search matches tens to hundreds of rows as on a real catalog.
-    await store.db.execute(
-      `insert into categories (id, name, description, created_at, updated_at)
-       select gen_random_uuid(), 'Category ' || g || ' ' || substr(md5((g % 1000)::text), 1, 6),
-              'About ' || md5(g::text), now() - (g || ' seconds')::interval, now()
-       from generate_series(1, ${ROWS}) g` as never,
-    );
-    // As autovacuum leaves a table at rest: statistics and the visibility map up to date, so it does not start mid-measurement.
-    await store.db.execute('vacuum analyze categories' as never);
-    const admin = await seedUser(store, { type: 'admin', email: 'bench@example.test', username: 'bench', password: 'bench-password' });
-    const token = await tokenFor(store, admin.id);
-
-    const ours = await buildApp({
-      config: testAppConfig(),
-      store,
-      mailer: memoryMailer(),
-      logger: false,
-    });
-    await ours.listen({ port: 0, host: '127.0.0.1' });
-    const bare = await bareServer(database.url);
-    try {
-      const oursUrl = new URL(`http://127.0.0.1:${(ours.server.address() as AddressInfo).port}`);
-      const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
-      // Warm both (JIT, pg plans, connection pools) before anything counts.
-      await load(oursUrl, PATHS, headers, { seconds: 1, concurrency });
-      await load(bare.url, PATHS, headers, { seconds: 1, concurrency });
-      // Interleaved rounds, the median of each: on a small machine one round alone is noise.
-      const oursRounds: LoadResult[] = [];
-      const bareRounds: LoadResult[] = [];
-      for (let round = 0; round < rounds; round++) {
-        bareRounds.push(await load(bare.url, PATHS, headers, { seconds, concurrency }));
-        oursRounds.push(await load(oursUrl, PATHS, headers, { seconds, concurrency }));
-      }
-      const oursResult = median(oursRounds);
-      const bareResult = median(bareRounds);
-      const bareSingle = await load(bare.url, PATHS, headers, { seconds, concurrency: 1 });
-      const oursSingle = await load(oursUrl, PATHS, headers, { seconds, concurrency: 1 });
-      return {
-        rows: ROWS,
-        ours: oursResult,
-        bare: bareResult,
-        oursSingle,
-        bareSingle,
-        throughputRatio: oursResult.perSecond / bareResult.perSecond,
-        p99Ratio: oursResult.p99 / bareResult.p99,
-      };
-    } finally {
-      await bare.app.close();
-      await bare.pool.end();
-      await ours.close();
+  return oursAgainstBare(seed, bareList, async ({ ours, bare }, token) => {
+    const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    // Warm both (JIT, pg plans, connection pools) before anything counts.
+    await load(ours, PATHS, headers, { seconds: 1, concurrency });
+    await load(bare, PATHS, headers, { seconds: 1, concurrency });
+    // Interleaved rounds, the median of each: on a small machine one round alone is noise.
+    const oursRounds: LoadResult[] = [];
+    const bareRounds: LoadResult[] = [];
+    for (let round = 0; round < rounds; round++) {
+      bareRounds.push(await load(bare, PATHS, headers, { seconds, concurrency }));
+      oursRounds.push(await load(ours, PATHS, headers, { seconds, concurrency }));
     }
-  } finally {
-    await store.close().catch(() => {});
-    await database.drop();
-  }
+    const oursResult = medianRound(oursRounds);
+    const bareResult = medianRound(bareRounds);
+    const bareSingle = await load(bare, PATHS, headers, { seconds, concurrency: 1 });
+    const oursSingle = await load(ours, PATHS, headers, { seconds, concurrency: 1 });
+    return {
+      rows: ROWS,
+      ours: oursResult,
+      bare: bareResult,
+      oursSingle,
+      bareSingle,
+      throughputRatio: oursResult.perSecond / bareResult.perSecond,
+      p99Ratio: oursResult.p99 / bareResult.p99,
+    };
+  });
 }

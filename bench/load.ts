@@ -48,3 +48,6 @@ export async function load(url: URL, paths: string[], headers: Record<string, st
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), errors };
 }
+
+/** The round with the median throughput. */
+export const medianRound = (rounds: LoadResult[]): LoadResult => rounds.toSorted((a, b) => a.perSecond - b.perSecond)[Math.floor(rounds.length / 2)]!;
