@@ -72,7 +72,7 @@ function held(header: string | undefined, etag: string): boolean {
  * reaches the visitors within 30 s of a cache that honours both, 90 s at the most; every visitor of
  * a website no longer costs this server a request.
  */
-export const DELIVERY_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
+const DELIVERY_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
 
 /**
  * Every answer carries a tag of its content and its website, and a client that holds it hears 304
@@ -129,11 +129,17 @@ export async function openToWebsites(_request: FastifyRequest, reply: FastifyRep
   reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
 }
 
+/** A prepared query's optional filter: the rows whose `column` is the placeholder's value, or all rows when it is null. */
+const whenGiven = (column: AnyPgColumn, name: string, type: 'text' | 'uuid') =>
+  sql`(${sql.placeholder(name)}::${sql.raw(type)} is null or ${column} = ${sql.placeholder(name)}::${sql.raw(type)})`;
+/** Published, or the one draft a preview link shows (the placeholder `draft`, null without a link). */
+const publishedOrDraft = (status: AnyPgColumn, id: AnyPgColumn) => or(eq(status, 'published'), eq(id, sql`${sql.placeholder('draft')}::uuid`));
+
 /** A website's published pages, in one language or all. */
 const inPublishedPages = and(
   eq(cmsPages.websiteId, sql.placeholder('websiteId')),
   eq(cmsPages.status, 'published'),
-  sql`(${sql.placeholder('language')}::text is null or ${cmsPages.language} = ${sql.placeholder('language')})`,
+  whenGiven(cmsPages.language, 'language', 'text'),
 );
 const publishedPages = prepared((db) =>
   db
@@ -155,9 +161,9 @@ const pageBySlug = prepared((db) =>
     .where(
       and(
         eq(cmsPages.websiteId, sql.placeholder('websiteId')),
-        or(eq(cmsPages.status, 'published'), eq(cmsPages.id, sql`${sql.placeholder('draft')}::uuid`)),
+        publishedOrDraft(cmsPages.status, cmsPages.id),
         eq(sql`lower(${cmsPages.slug})`, sql.placeholder('slug')),
-        sql`(${sql.placeholder('language')}::text is null or ${cmsPages.language} = ${sql.placeholder('language')})`,
+        whenGiven(cmsPages.language, 'language', 'text'),
       ),
     )
     .orderBy(asc(cmsPages.createdAt), asc(cmsPages.id))
@@ -175,9 +181,9 @@ const gastroMenusQuery = prepared((db) =>
     .where(
       and(
         eq(gastroMenus.websiteId, sql.placeholder('websiteId')),
-        or(eq(gastroMenus.status, 'published'), eq(gastroMenus.id, sql`${sql.placeholder('draft')}::uuid`)),
-        sql`(${sql.placeholder('menuId')}::uuid is null or ${gastroMenus.id} = ${sql.placeholder('menuId')}::uuid)`,
-        sql`(${sql.placeholder('language')}::text is null or ${gastroMenus.language} = ${sql.placeholder('language')})`,
+        publishedOrDraft(gastroMenus.status, gastroMenus.id),
+        whenGiven(gastroMenus.id, 'menuId', 'uuid'),
+        whenGiven(gastroMenus.language, 'language', 'text'),
       ),
     )
     .orderBy(asc(gastroMenus.name), asc(gastroMenus.id))
