@@ -1,6 +1,5 @@
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -11,6 +10,7 @@ import * as catalogs from '../contract/resources/catalogs';
 import { settings as settingsEntry } from '../contract/resources/settings';
 import type { Config } from './config';
 import { isApiPath, PERMISSIONS_POLICY, registerClient, sendApp, wantsApp } from './http/client';
+import { SECURITY_HEADERS } from './http/security-headers';
 import { registerEmptyBodies } from './http/empty-body';
 import { frameworkErrors, registerErrorHandling, sendFailure } from './http/errors';
 import { i18nPlugin } from './http/i18n';
@@ -25,6 +25,7 @@ import { fileRoutes } from './routes/files';
 import { actorOf } from './auth/actor';
 import { registerIdempotency } from './http/idempotency';
 import { registerJsonBody } from './http/json-body';
+import { websiteMemos } from './live/memo';
 import { registerPolicies } from './policy';
 import { accountRoutes } from './routes/accounts';
 import { activityRoutes } from './routes/activity';
@@ -104,9 +105,9 @@ export function loggerOptions(level: string) {
 const trustProxy = (setting: Config['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
-/** What every answer carries, the router's own refusals too: its request id, none of the device, and no caching for the API. */
+/** What every answer carries, the router's own refusals too: helmet's headers, its request id, none of the device, and no caching for the API. */
 function everyAnswer(request: FastifyRequest, reply: FastifyReply) {
-  reply.header('x-request-id', request.id).header('permissions-policy', PERMISSIONS_POLICY);
+  reply.headers(SECURITY_HEADERS).header('x-request-id', request.id).header('permissions-policy', PERMISSIONS_POLICY);
   // API answers are private and current by nature: no browser or proxy may keep them.
   if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
 }
@@ -127,6 +128,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
       frameworkErrors(error, request, reply);
     },
   });
+  const changes = await openChangeFeed(store, app.log);
   const ctx: ServerContext = {
     store,
     mailer,
@@ -138,7 +140,8 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     webhooksAllowPrivate: config.webhooksAllowPrivate ?? false,
     formMailRetryMs,
     webhookTiming,
-    changes: await openChangeFeed(store, app.log),
+    changes,
+    memos: websiteMemos(app, changes, () => clock().getTime()),
     entries: new Map(),
   };
   app.setValidatorCompiler(validatorCompiler);
@@ -155,29 +158,6 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   await app.register(i18nPlugin);
   registerErrorHandling(app);
   registerEmptyBodies(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        // White-label logos may live on the customer's own site.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'no-referrer' },
-    // HSTS belongs to the TLS terminator in front of us; on plain http it is ignored anyway.
-    strictTransportSecurity: false,
-  });
   // Credentials: an app built for another origin of the same site carries the sign-in cookies (ADR 017).
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins, credentials: true });
   // Before any route: it hooks each route as it is added. Its brotli runs at quality 4, fast enough

@@ -1,5 +1,6 @@
 import type { RegisteredEntries } from './crud/context';
 import type { ChangeFeed } from './live/changes';
+import type { Memos } from './live/memo';
 import type { FileStorage } from './files/storage';
 import type { Mailer } from './mail/mailer';
 import type { Store } from './store/open';
@@ -22,6 +23,8 @@ export interface ServerContext {
   webhooksAllowPrivate: boolean;
   /** Every committed change, as this server hears it (live/changes.ts): devices' streams and the webhook sender listen. */
   changes: ChangeFeed;
+  /** What the server remembers of a website's rows until they change (live/memo.ts): the delivery API's key lookups and tags. */
+  memos: Memos;
   /** The registry entries whose routes the app has, by table (filled as they are registered). */
   entries: RegisteredEntries;
   /** How often contact form mails that failed are looked at again; tests pass a short one. */

@@ -9,6 +9,7 @@ import type { ServerContext } from './context';
 import { isApiPath } from './http/client';
 import { HttpError } from './http/errors';
 import { isUuid } from './http/ids';
+import type { Memo } from './live/memo';
 import type { Db } from './store/open';
 import { prepared } from './store/prepared';
 import { apiKeys, partners, websites } from './store/schema';
@@ -61,17 +62,32 @@ const activeKeyQuery = prepared((db) =>
     .prepare('active_api_key'),
 );
 
+/** Keys remembered at most: a key's website is kept until that website changes (live/memo.ts), a key switched off included. */
+const KEYS_KEPT = 10_000;
+const KEY_KEPT_MS = 30_000;
+
 /**
  * An `apiKey` route's guard: the key names the website (ADR 011 keeps only its SHA-256). It is
  * found by its hash, as a session token is: the lookup's timing tells a guesser about the hash,
  * never about the key, so no constant-time comparison is needed on top. Missing, unknown and
- * switched-off keys answer alike.
+ * switched-off keys answer alike. A key found is remembered until its website changes; one not
+ * found is looked up again every time, so guessing fills no memory.
  */
-async function authorizeKey(request: FastifyRequest, db: Db): Promise<void> {
-  const key = request.headers['x-api-key'];
-  const [found] = typeof key === 'string' && /^[\w-]{20,200}$/.test(key) ? await activeKeyQuery(db).execute({ keyHash: hashToken(key) }) : [];
-  if (!found) throw new HttpError(401, messages.apiKeyInvalid);
-  request.website = { id: found.websiteId, named: 'website' };
+function keyGuard(db: Db, keys: Memo<string>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const key = request.headers['x-api-key'];
+    if (typeof key !== 'string' || !/^[\w-]{20,200}$/.test(key)) throw new HttpError(401, messages.apiKeyInvalid);
+    const keyHash = hashToken(key);
+    let websiteId = keys.get(keyHash);
+    if (websiteId === undefined) {
+      const mark = keys.mark();
+      const [found] = await activeKeyQuery(db).execute({ keyHash });
+      if (!found) throw new HttpError(401, messages.apiKeyInvalid);
+      websiteId = found.websiteId;
+      keys.keep(keyHash, websiteId, websiteId, mark);
+    }
+    request.website = { id: websiteId, named: 'website' };
+  };
 }
 
 /** The caller of a route whose policy required a session. */
@@ -152,7 +168,8 @@ export type AnsweredBefore = (request: FastifyRequest) => Promise<boolean>;
  * request the caller already made (its Idempotency-Key answered) is not asked again: the policy may
  * no longer find the row the first request deleted, and the caller hears only what they heard then.
  */
-export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<ServerContext, 'store' | 'clock'>, answeredBefore: AnsweredBefore) {
+export function registerPolicies(app: FastifyInstance, { store, clock, memos }: Pick<ServerContext, 'store' | 'clock' | 'memos'>, answeredBefore: AnsweredBefore) {
+  const authorizeKey = keyGuard(store.db, memos.memo<string>({ max: KEYS_KEPT, ttlMs: KEY_KEPT_MS }));
   app.decorateRequest('auth', null);
   app.decorateRequest('website', null);
   app.addHook('onRoute', (route) => {
@@ -169,7 +186,7 @@ export function registerPolicies(app: FastifyInstance, { store, clock }: Pick<Se
       throw new Error(`Route ${name} has a website policy but no :${source.param} in its path`);
     }
     const guard: onRequestHookHandler = async (request) => {
-      if (policy === 'apiKey') return authorizeKey(request, store.db);
+      if (policy === 'apiKey') return authorizeKey(request);
       const token = bearer(request);
       request.auth = token ? await authenticate(store.db, token, clock()) : null;
       if (request.auth && (await answeredBefore(request))) return;

@@ -1,7 +1,7 @@
 // @vitest-environment node
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, memoryMailer, testAppConfig } from '../../../tests/support/app';
 import { data, seedCast, sender, type Cast } from '../../../tests/support/cast';
 import { createTestStore, storeKinds } from '../../../tests/support/store';
@@ -59,7 +59,7 @@ async function seedContent(store: Store, websiteId: string, tag: string) {
   const [gallery] = await db.insert(gallerySliders).values({ websiteId, name: 'Gallery' }).returning();
   await db.insert(gallerySlides).values({ websiteId, sliderId: gallery!.id, mediaId: cover.id, caption: 'Cover' });
   await db.insert(seo).values({ websiteId, title: `${tag} SEO`, keywords: ['cms'], ogImageMediaId: cover.id });
-  return { menu: menu!.id, news: news!.id, cover, hero: hero!.id, secret };
+  return { about: about.id, menu: menu!.id, news: news!.id, cover, hero: hero!.id, secret };
 }
 
 describe.each(storeKinds)('the delivery API (%s)', (kind) => {
@@ -88,6 +88,12 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     B = await seedContent(test.store, cast.site.B, 'B');
   });
   afterAll(() => test.app.close());
+  /** A page's title changed with the triggers off: no revision is written, so no server hears of it. */
+  const unheard = (title: string) =>
+    test.store.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.update(cmsPages).set({ title }).where(eq(cmsPages.id, A.about));
+    });
 
   it('answers the published pages of the key’s website, in their order, by slug and language', async () => {
     const all = await get('/api/public/pages');
@@ -180,13 +186,50 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     const again = await get('/api/public/pages/about', keys.A, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
-    // Another website's answer has its own tag; so has a changed page.
+    // Another website's answer has its own tag; so has a page its owner changed, from that moment.
     expect((await get('/api/public/pages/about', keys.B, { 'if-none-match': etag })).statusCode).toBe(200);
-    await test.store.db.update(cmsPages).set({ title: 'A about, renamed' }).where(eq(cmsPages.slug, 'about'));
+    const [page] = await test.store.db.select().from(cmsPages).where(eq(cmsPages.id, A.about));
+    expect((await send('ownerA', 'PUT', `/api/cms/pages/${cast.site.A}/${A.about}`, { title: 'A about, renamed' }, page!.version)).statusCode).toBe(200);
     const changed = await get('/api/public/pages/about', keys.A, { 'if-none-match': etag });
     expect(changed.statusCode).toBe(200);
+    expect(data(changed).title).toBe('A about, renamed');
     expect(changed.headers.etag).not.toBe(etag);
-    expect((await get('/api/public/pages/about', keys.A, { 'if-none-match': `"x", ${String(changed.headers.etag)}` })).statusCode).toBe(304);
+    const renamed = await get('/api/public/pages/about', keys.A, { 'if-none-match': `"x", ${String(changed.headers.etag)}` });
+    expect(renamed.statusCode).toBe(304);
+    // The 304 says what the 200 said of caching.
+    expect(renamed.headers).toMatchObject({ etag: changed.headers.etag, 'cache-control': changed.headers['cache-control'], vary: changed.headers.vary });
+  });
+
+  it('answers a client holding the current tag from what it remembers, without reading the content again', async () => {
+    const url = '/api/public/pages/about';
+    const etag = String((await get(url)).headers.etag);
+    // Changed behind the server's back (no revision, so nobody is told): the server still answers
+    // from the tag it remembers, which it could not if it read and built the answer again.
+    await unheard('A about, unheard of');
+    try {
+      expect((await get(url, keys.A, { 'if-none-match': etag })).statusCode).toBe(304);
+      // A client without the tag is answered what is stored.
+      expect(data(await get(url)).title).toBe('A about, unheard of');
+    } finally {
+      await unheard('A about, renamed');
+    }
+  });
+
+  it('forgets what it remembers of a website once a change of it is heard, wherever it was made', async () => {
+    const url = '/api/public/pages/about';
+    const etag = String((await get(url)).headers.etag);
+    expect((await get(url, keys.A, { 'if-none-match': etag })).statusCode).toBe(304);
+    // Straight into the database, as another server or a job would: the change feed tells it.
+    await test.store.db.update(cmsPages).set({ title: 'A about, elsewhere' }).where(eq(cmsPages.id, A.about));
+    await vi.waitFor(async () => expect((await get(url, keys.A, { 'if-none-match': etag })).statusCode).toBe(200));
+    // Likewise a key switched off elsewhere, though it was just used.
+    await test.store.db.update(apiKeys).set({ isActive: false }).where(eq(apiKeys.websiteId, cast.site.A));
+    try {
+      await vi.waitFor(async () => expect((await get(url)).statusCode).toBe(401));
+    } finally {
+      await test.store.db.update(apiKeys).set({ isActive: true }).where(eq(apiKeys.websiteId, cast.site.A));
+    }
+    await vi.waitFor(async () => expect((await get(url)).statusCode).toBe(200));
   });
 
   it('never lets a cache take one website’s answer for another’s, even where both say the same', async () => {

@@ -57,6 +57,8 @@ function groupedBy<K extends string, R extends Record<K, string>>(rows: R[], key
 }
 
 const websiteOf = (request: FastifyRequest) => request.website!.id;
+/** An answer's place in what the server remembers: its website and its address. */
+const addressOf = (request: FastifyRequest) => `${websiteOf(request)} ${request.url}`;
 
 const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 /** Whether If-None-Match names this tag (weak comparison, RFC 9110 §13.1.2), or is `*`. */
@@ -73,6 +75,13 @@ function held(header: string | undefined, etag: string): boolean {
  * a website no longer costs this server a request.
  */
 const DELIVERY_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
+/** How long this server keeps an answer's tag without hearing of a change: a post's publishing time is told by nothing. */
+const TAG_KEPT_MS = 30_000;
+/** Tags kept at most (the oldest forgotten first): a key's holder varying the query string must not fill the memory. */
+const TAGS_KEPT = 10_000;
+
+/** A draft shown to whoever holds its preview link: no cache on the way keeps it, nor does the server its tag. */
+const previewing = (request: FastifyRequest) => request.headers[PREVIEW_HEADER.toLowerCase()] !== undefined;
 
 /**
  * Every answer carries a tag of its content and its website, and a client that holds it hears 304
@@ -80,15 +89,11 @@ const DELIVERY_CACHE_CONTROL = 'public, max-age=30, stale-while-revalidate=60';
  * website's tag never matches, even for the same content. Weak, because compression changes the
  * bytes, not the content.
  */
-function answer<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | FastifyReply {
-  const etag = `W/"${createHash('sha256').update(websiteOf(request)).update('\n').update(JSON.stringify(body)).digest('base64url')}"`;
-  // A draft shown to whoever holds the link is kept by no cache on the way.
-  const previewing = request.headers[PREVIEW_HEADER.toLowerCase()] !== undefined;
-  reply
+function tagged(request: FastifyRequest, reply: FastifyReply, etag: string): FastifyReply {
+  return reply
     .header('etag', etag)
-    .header('cache-control', previewing ? 'private, no-store' : DELIVERY_CACHE_CONTROL)
+    .header('cache-control', previewing(request) ? 'private, no-store' : DELIVERY_CACHE_CONTROL)
     .header('vary', `X-API-Key, ${PREVIEW_HEADER}`);
-  return held(request.headers['if-none-match'], etag) ? reply.code(304).send() : body;
 }
 
 const isPublished = (websiteId: string) => and(eq(cmsPages.websiteId, websiteId), eq(cmsPages.status, 'published'));
@@ -229,8 +234,30 @@ const gastroAllergensQuery = prepared((db) =>
     .prepare('delivery_gastro_allergens'),
 );
 
-export async function publicRoutes(app: FastifyInstance, { store, clock, secret }: Pick<ServerContext, 'store' | 'clock' | 'secret'>) {
+export async function publicRoutes(app: FastifyInstance, { store, clock, secret, memos }: Pick<ServerContext, 'store' | 'clock' | 'secret' | 'memos'>) {
   const db = store.db;
+  // The tag of each answer, by website and address, until the website changes (live/memo.ts): a
+  // client (a CDN revalidating) that holds it hears 304 before anything is read or built.
+  const tags = memos.memo<string>({ max: TAGS_KEPT, ttlMs: TAG_KEPT_MS });
+  const marks = new WeakMap<FastifyRequest, number>();
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (!request.website || previewing(request)) return;
+    const known = tags.get(addressOf(request));
+    if (known !== undefined && held(request.headers['if-none-match'], known)) return tagged(request, reply, known).code(304).send();
+    marks.set(request, tags.mark());
+  });
+
+  /** The answer as its route's schema serializes it, once: tagged, its tag kept, and a 304 when the client holds that tag. */
+  function answer<T>(request: FastifyRequest, reply: FastifyReply, body: T): FastifyReply {
+    // Text: http/serializer.ts makes JSON.
+    const json = String(reply.serialize(body));
+    const etag = `W/"${createHash('sha256').update(websiteOf(request)).update('\n').update(json).digest('base64url')}"`;
+    const mark = marks.get(request);
+    if (mark !== undefined) tags.keep(addressOf(request), websiteOf(request), etag, mark);
+    tagged(request, reply, etag);
+    return held(request.headers['if-none-match'], etag) ? reply.code(304).send() : reply.type('application/json; charset=utf-8').send(json);
+  }
 
   /**
    * The draft of `kind` a preview token in the request shows (contract/preview.ts): its id, else
