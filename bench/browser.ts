@@ -27,10 +27,11 @@ export type Profile = 'loopback' | 'phone';
 
 const DESKTOP = { width: 1280, height: 800 };
 
-/** What "visible" means for a measurement: an element, optionally holding a text. */
+/** What "visible" means for a measurement: an element, optionally holding a text, or a field holding a value it can be typed into. */
 interface Marker {
   selector: string;
   text?: string;
+  value?: string;
 }
 
 export interface Visit {
@@ -85,18 +86,20 @@ async function throttle(page: Page): Promise<void> {
  * not a function: the TypeScript loader this runs under decorates named functions with a helper
  * the page does not have.
  */
-function watch(context: BrowserContext, { selector, text = '' }: Marker): Promise<unknown> {
+function watch(context: BrowserContext, { selector, text = '', value = null }: Marker): Promise<unknown> {
+  // A field is filled by a property, seen as its attribute (React keeps both) or its enabling.
   return context.addInitScript(`{
-    const selector = ${JSON.stringify(selector)}, text = ${JSON.stringify(text)};
+    const selector = ${JSON.stringify(selector)}, text = ${JSON.stringify(text)}, value = ${JSON.stringify(value)};
     const observer = new MutationObserver(() => {
       for (const element of document.querySelectorAll(selector)) {
         if (text && !(element.textContent || '').includes(text)) continue;
+        if (value !== null && (element.value !== value || element.disabled || element.readOnly)) continue;
         window.visibleAt = performance.now();
         observer.disconnect();
         return;
       }
     });
-    observer.observe(document, { childList: true, subtree: true, characterData: true });
+    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: value !== null, attributeFilter: value !== null ? ['value', 'disabled', 'readonly'] : undefined });
   }`);
 }
 
@@ -189,8 +192,8 @@ export interface BrowserBench {
   signedIn: (context: BrowserContext) => Promise<unknown>;
   /** The name of the first category the list screens show. */
   firstCategory: string;
-  /** A food menu of the demo website with 2,000 dishes in 20 categories, and its first dish's name. */
-  menu: { websiteId: string; menuId: string; firstDish: string };
+  /** A food menu of the demo website with 2,000 dishes in 20 categories, and its first dish's name and id. */
+  menu: { websiteId: string; menuId: string; firstDish: string; firstDishId: string };
   close(): Promise<void>;
 }
 
@@ -206,7 +209,7 @@ async function seedMenu(store: Store): Promise<BrowserBench['menu']> {
     .values(Array.from({ length: 20 }, (_, position) => ({ websiteId, menuId, name: `Category ${position + 1}`, position })))
     .returning({ id: gastroCategories.id });
   const firstDish = 'First dish of the bench';
-  await store.db.insert(gastroItems).values(
+  const [first] = await store.db.insert(gastroItems).values(
     Array.from({ length: 2000 }, (_, position) => ({
       websiteId,
       menuId,
@@ -216,8 +219,8 @@ async function seedMenu(store: Store): Promise<BrowserBench['menu']> {
       categoryId: categories[Math.floor(position / 100)]!.id,
       position,
     })),
-  );
-  return { websiteId, menuId, firstDish };
+  ).returning({ id: gastroItems.id });
+  return { websiteId, menuId, firstDish, firstDishId: first!.id };
 }
 
 async function listen(app: FastifyInstance): Promise<string> {

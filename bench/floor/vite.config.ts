@@ -11,6 +11,6 @@ export default defineConfig({
   build: {
     outDir: resolve(import.meta.dirname, '../../.tmp/bench/floor'),
     emptyOutDir: true,
-    rolldownOptions: { input: { login: resolve(import.meta.dirname, 'index.html'), list: resolve(import.meta.dirname, 'list.html'), menu: resolve(import.meta.dirname, 'menu.html') } },
+    rolldownOptions: { input: { login: resolve(import.meta.dirname, 'index.html'), list: resolve(import.meta.dirname, 'list.html'), menu: resolve(import.meta.dirname, 'menu.html'), form: resolve(import.meta.dirname, 'form.html') } },
   },
 });
