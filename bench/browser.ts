@@ -86,10 +86,10 @@ async function throttle(page: Page): Promise<void> {
  * not a function: the TypeScript loader this runs under decorates named functions with a helper
  * the page does not have.
  */
-function watch(context: BrowserContext, { selector, text = '', value = null }: Marker): Promise<unknown> {
+function watch(context: BrowserContext, { selector, text = '', value }: Marker): Promise<unknown> {
   // A field is filled by a property, seen as its attribute (React keeps both) or its enabling.
   return context.addInitScript(`{
-    const selector = ${JSON.stringify(selector)}, text = ${JSON.stringify(text)}, value = ${JSON.stringify(value)};
+    const selector = ${JSON.stringify(selector)}, text = ${JSON.stringify(text)}, value = ${JSON.stringify(value ?? null)};
     const observer = new MutationObserver(() => {
       for (const element of document.querySelectorAll(selector)) {
         if (text && !(element.textContent || '').includes(text)) continue;
