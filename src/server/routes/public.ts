@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createHash } from 'node:crypto';
@@ -96,7 +96,6 @@ function tagged(request: FastifyRequest, reply: FastifyReply, etag: string): Fas
     .header('vary', `X-API-Key, ${PREVIEW_HEADER}`);
 }
 
-const isPublished = (websiteId: string) => and(eq(cmsPages.websiteId, websiteId), eq(cmsPages.status, 'published'));
 const pageColumns = {
   id: cmsPages.id,
   title: cmsPages.title,
@@ -194,14 +193,14 @@ const gastroMenusQuery = prepared((db) =>
     .orderBy(asc(gastroMenus.name), asc(gastroMenus.id))
     .prepare('delivery_gastro_menus'),
 );
-/** A website's rows of the food menus given. */
-const ofMenus = (websiteColumn: AnyPgColumn, menuColumn: AnyPgColumn) =>
-  and(eq(websiteColumn, sql.placeholder('websiteId')), sql`${menuColumn} = any(${sql.placeholder('menuIds')}::uuid[])`);
+/** A website's rows of the parents given (food menus, menus, sliders): the placeholder `name` holds their ids. */
+const inList = (websiteColumn: AnyPgColumn, parentColumn: AnyPgColumn, name: string) =>
+  and(eq(websiteColumn, sql.placeholder('websiteId')), sql`${parentColumn} = any(${sql.placeholder(name)}::uuid[])`);
 const gastroCategoriesQuery = prepared((db) =>
   db
     .select({ menuId: gastroCategories.menuId, id: gastroCategories.id, name: gastroCategories.name, description: gastroCategories.description })
     .from(gastroCategories)
-    .where(ofMenus(gastroCategories.websiteId, gastroCategories.menuId))
+    .where(inList(gastroCategories.websiteId, gastroCategories.menuId, 'menuIds'))
     .orderBy(asc(gastroCategories.position), asc(gastroCategories.id))
     .prepare('delivery_gastro_categories'),
 );
@@ -221,7 +220,7 @@ const gastroDishesQuery = prepared((db) =>
     })
     .from(gastroItems)
     .leftJoin(media, pictureOf(gastroItems.mediaId, gastroItems.websiteId))
-    .where(ofMenus(gastroItems.websiteId, gastroItems.menuId))
+    .where(inList(gastroItems.websiteId, gastroItems.menuId, 'menuIds'))
     .orderBy(asc(gastroItems.position), asc(gastroItems.id))
     .prepare('delivery_gastro_dishes'),
 );
@@ -232,6 +231,142 @@ const gastroAllergensQuery = prepared((db) =>
     .where(eq(gastroAllergens.websiteId, sql.placeholder('websiteId')))
     .orderBy(asc(gastroAllergens.identifier), asc(gastroAllergens.name), asc(gastroAllergens.id))
     .prepare('delivery_gastro_allergens'),
+);
+
+/** A website's menus: all of them, of one location, or the one named. */
+const menusQuery = prepared((db) =>
+  db
+    .select({ id: menus.id, name: menus.name, location: menus.location })
+    .from(menus)
+    .where(and(eq(menus.websiteId, sql.placeholder('websiteId')), whenGiven(menus.location, 'location', 'text'), whenGiven(menus.id, 'menuId', 'uuid')))
+    .orderBy(asc(menus.name), asc(menus.id))
+    .prepare('delivery_menus'),
+);
+/** The items of the menus given, with the slug of the published page each leads to (null: none, or not published). */
+const menuItemsQuery = prepared((db) =>
+  db
+    .select({
+      id: menuItems.id,
+      menuId: menuItems.menuId,
+      parentId: menuItems.parentId,
+      label: menuItems.label,
+      url: menuItems.url,
+      pageId: menuItems.pageId,
+      openInNewTab: menuItems.openInNewTab,
+      slug: cmsPages.slug,
+      language: cmsPages.language,
+    })
+    .from(menuItems)
+    .leftJoin(cmsPages, and(eq(cmsPages.id, menuItems.pageId), eq(cmsPages.websiteId, menuItems.websiteId), eq(cmsPages.status, 'published')))
+    .where(inList(menuItems.websiteId, menuItems.menuId, 'menuIds'))
+    .orderBy(asc(menuItems.position), asc(menuItems.id))
+    .prepare('delivery_menu_items'),
+);
+
+const postCategoriesQuery = prepared((db) =>
+  db
+    .select({ id: postCategories.id, name: postCategories.name, slug: postCategories.slug, description: postCategories.description })
+    .from(postCategories)
+    .where(eq(postCategories.websiteId, sql.placeholder('websiteId')))
+    .orderBy(asc(postCategories.name), asc(postCategories.id))
+    .prepare('delivery_post_categories'),
+);
+/** A website's published posts whose time has come (the placeholder `now`). */
+const visiblePosts = and(eq(posts.websiteId, sql.placeholder('websiteId')), eq(posts.status, 'published'), lte(publishedAt, sql`${sql.placeholder('now')}::timestamptz`));
+/** In a category named by its id or its slug (the placeholder `category`, lower case), or in any when it is null. */
+const inCategory = sql`(${sql.placeholder('category')}::text is null or ${posts.categoryId}::text = ${sql.placeholder('category')}::text or lower(${postCategories.slug}) = ${sql.placeholder('category')}::text)`;
+const visiblePostsQuery = prepared((db) =>
+  db
+    .select(postColumns)
+    .from(posts)
+    .leftJoin(postCategories, categoryOfPost)
+    .leftJoin(media, coverOfPost)
+    .where(and(visiblePosts, inCategory))
+    .orderBy(desc(publishedAt), desc(posts.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('delivery_posts'),
+);
+const visiblePostCount = prepared((db) =>
+  db.select({ n: count() }).from(posts).leftJoin(postCategories, categoryOfPost).where(and(visiblePosts, inCategory)).prepare('delivery_post_count'),
+);
+/** A post by its slug: one whose time has come, or the draft a preview link shows. */
+const postBySlug = prepared((db) =>
+  db
+    .select({ ...postColumns, content: posts.content })
+    .from(posts)
+    .leftJoin(postCategories, categoryOfPost)
+    .leftJoin(media, coverOfPost)
+    .where(
+      and(
+        or(visiblePosts, and(eq(posts.websiteId, sql.placeholder('websiteId')), eq(posts.id, sql`${sql.placeholder('draft')}::uuid`))),
+        eq(sql`lower(${posts.slug})`, sql.placeholder('slug')),
+      ),
+    )
+    .limit(1)
+    .prepare('delivery_post_by_slug'),
+);
+
+/** The active hero sliders, or the one named. */
+const heroSlidersQuery = prepared((db) =>
+  db
+    .select({ id: heroSliders.id, name: heroSliders.name, autoplay: heroSliders.autoplay, interval: heroSliders.interval })
+    .from(heroSliders)
+    .where(and(eq(heroSliders.websiteId, sql.placeholder('websiteId')), eq(heroSliders.status, 'active'), whenGiven(heroSliders.id, 'sliderId', 'uuid')))
+    .orderBy(asc(heroSliders.name), asc(heroSliders.id))
+    .prepare('delivery_hero_sliders'),
+);
+const heroSlidesQuery = prepared((db) =>
+  db
+    .select({
+      sliderId: heroSlides.sliderId,
+      id: heroSlides.id,
+      title: heroSlides.title,
+      subtitle: heroSlides.subtitle,
+      buttonLabel: heroSlides.buttonLabel,
+      buttonUrl: heroSlides.buttonUrl,
+      image: imageColumns,
+    })
+    .from(heroSlides)
+    .leftJoin(media, pictureOf(heroSlides.mediaId, heroSlides.websiteId))
+    .where(inList(heroSlides.websiteId, heroSlides.sliderId, 'sliderIds'))
+    .orderBy(asc(heroSlides.position), asc(heroSlides.id))
+    .prepare('delivery_hero_slides'),
+);
+/** The active gallery sliders, or the one named. */
+const gallerySlidersQuery = prepared((db) =>
+  db
+    .select({ id: gallerySliders.id, name: gallerySliders.name, description: gallerySliders.description })
+    .from(gallerySliders)
+    .where(and(eq(gallerySliders.websiteId, sql.placeholder('websiteId')), eq(gallerySliders.status, 'active'), whenGiven(gallerySliders.id, 'sliderId', 'uuid')))
+    .orderBy(asc(gallerySliders.name), asc(gallerySliders.id))
+    .prepare('delivery_gallery_sliders'),
+);
+const gallerySlidesQuery = prepared((db) =>
+  db
+    .select({ sliderId: gallerySlides.sliderId, id: gallerySlides.id, caption: gallerySlides.caption, image: imageColumns })
+    .from(gallerySlides)
+    .innerJoin(media, pictureOf(gallerySlides.mediaId, gallerySlides.websiteId))
+    .where(inList(gallerySlides.websiteId, gallerySlides.sliderId, 'sliderIds'))
+    .orderBy(asc(gallerySlides.position), asc(gallerySlides.id))
+    .prepare('delivery_gallery_slides'),
+);
+
+const mediaQuery = prepared((db) =>
+  db
+    .select({ ...imageColumns, fileName: media.fileName, mimetype: media.mimetype, size: media.size, description: media.description })
+    .from(media)
+    .where(and(eq(media.id, sql`${sql.placeholder('mediaId')}::uuid`), eq(media.websiteId, sql.placeholder('websiteId'))))
+    .prepare('delivery_media'),
+);
+/** The website's SEO settings while they are switched on. */
+const seoQuery = prepared((db) =>
+  db
+    .select({ title: seo.title, description: seo.description, keywords: seo.keywords, robots: seo.robots, sitemap: seo.sitemap, ogImage: imageColumns })
+    .from(seo)
+    .leftJoin(media, pictureOf(seo.ogImageMediaId, seo.websiteId))
+    .where(and(eq(seo.websiteId, sql.placeholder('websiteId')), eq(seo.isActive, true)))
+    .prepare('delivery_seo'),
 );
 
 export async function publicRoutes(app: FastifyInstance, { store, clock, secret, memos }: Pick<ServerContext, 'store' | 'clock' | 'secret' | 'memos'>) {
@@ -314,40 +449,21 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     options,
   );
 
-  /** Menus with their items as trees: children under their parent, each level in the order set. */
-  async function menusWith(websiteId: string, narrower?: SQL): Promise<Menu[]> {
-    const found = await db
-      .select({ id: menus.id, name: menus.name, location: menus.location })
-      .from(menus)
-      .where(and(eq(menus.websiteId, websiteId), narrower))
-      .orderBy(asc(menus.name), asc(menus.id));
+  /** Menus with their items as trees (all of a location, or the one named): children under their parent, each level in the order set. */
+  async function menusWith(websiteId: string, { location, menuId }: { location?: string; menuId?: string }): Promise<Menu[]> {
+    const found = await menusQuery(db).execute({ websiteId, location: location ?? null, menuId: menuId ?? null });
     if (found.length === 0) return [];
-    const items = await db
-      .select({
-        id: menuItems.id,
-        menuId: menuItems.menuId,
-        parentId: menuItems.parentId,
-        label: menuItems.label,
-        url: menuItems.url,
-        pageId: menuItems.pageId,
-        openInNewTab: menuItems.openInNewTab,
-        slug: cmsPages.slug,
-        language: cmsPages.language,
-      })
-      .from(menuItems)
-      .leftJoin(cmsPages, and(eq(cmsPages.id, menuItems.pageId), isPublished(websiteId)))
-      .where(and(eq(menuItems.websiteId, websiteId), inArray(menuItems.menuId, found.map((menu) => menu.id))))
-      .orderBy(asc(menuItems.position), asc(menuItems.id));
+    const items = await menuItemsQuery(db).execute({ websiteId, menuIds: found.map((menu) => menu.id) });
     const under = groupedBy(
       items.map((item) => ({ ...item, place: `${item.menuId}/${item.parentId ?? ''}` })),
       'place',
     );
-    const level = (menuId: string, parentId: string): MenuEntry[] =>
-      (under.get(`${menuId}/${parentId}`) ?? []).flatMap((item) => {
+    const level = (menu: string, parentId: string): MenuEntry[] =>
+      (under.get(`${menu}/${parentId}`) ?? []).flatMap((item) => {
         // An item leading to a page that is not published is left out, and the items under it with it.
         if (item.pageId && item.slug === null) return [];
         const page = item.slug === null ? null : { slug: item.slug, language: item.language! };
-        return [{ id: item.id, label: item.label, url: page ? `/${page.slug}` : item.url, page, openInNewTab: item.openInNewTab, children: level(menuId, item.id) }];
+        return [{ id: item.id, label: item.label, url: page ? `/${page.slug}` : item.url, page, openInNewTab: item.openInNewTab, children: level(menu, item.id) }];
       });
     return found.map((menu) => ({ ...menu, items: level(menu.id, '') }));
   }
@@ -357,7 +473,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     delivery.publicMenus,
     async ({ query }, request, reply) => {
       const { location } = query;
-      return answer(request, reply, ok(await menusWith(websiteOf(request), location === undefined ? undefined : eq(menus.location, location))));
+      return answer(request, reply, ok(await menusWith(websiteOf(request), { location })));
     },
     options,
   );
@@ -367,7 +483,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     delivery.publicMenu,
     async ({ params }, request, reply) => {
       const { menuId } = params;
-      const [menu] = isUuid(menuId) ? await menusWith(websiteOf(request), eq(menus.id, menuId)) : [];
+      const [menu] = isUuid(menuId) ? await menusWith(websiteOf(request), { menuId }) : [];
       if (!menu) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(menu));
     },
@@ -378,41 +494,21 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     app,
     delivery.publicPostCategories,
     async (_input, request, reply) => {
-      const rows = await db
-        .select({ id: postCategories.id, name: postCategories.name, slug: postCategories.slug, description: postCategories.description })
-        .from(postCategories)
-        .where(eq(postCategories.websiteId, websiteOf(request)))
-        .orderBy(asc(postCategories.name), asc(postCategories.id));
+      const rows = await postCategoriesQuery(db).execute({ websiteId: websiteOf(request) });
       return answer(request, reply, ok(rows));
     },
     options,
   );
-
-  const visiblePosts = (websiteId: string) => and(eq(posts.websiteId, websiteId), eq(posts.status, 'published'), lte(publishedAt, clock().toISOString()));
 
   registerAction(
     app,
     delivery.publicPosts,
     async ({ query }, request, reply) => {
       const { category, ...paged } = query;
-      const named = category?.toLowerCase();
-      const inCategory = named === undefined ? undefined : or(eq(sql`${posts.categoryId}::text`, named), eq(sql`lower(${postCategories.slug})`, named));
-      const where = and(visiblePosts(websiteOf(request)), inCategory);
+      const of = { websiteId: websiteOf(request), now: clock().toISOString(), category: category?.toLowerCase() ?? null };
       const [rows, [total]] = await Promise.all([
-        db
-          .select(postColumns)
-          .from(posts)
-          .leftJoin(postCategories, categoryOfPost)
-          .leftJoin(media, coverOfPost)
-          .where(where)
-          .orderBy(desc(publishedAt), desc(posts.id))
-          .limit(paged.limit)
-          .offset((paged.page - 1) * paged.limit),
-        db
-          .select({ n: count() })
-          .from(posts)
-          .leftJoin(postCategories, categoryOfPost)
-          .where(where),
+        visiblePostsQuery(db).execute({ ...of, limit: paged.limit, offset: (paged.page - 1) * paged.limit }),
+        visiblePostCount(db).execute(of),
       ]);
       return answer(request, reply, ok(rows.map(postOf), { pagination: pagination(paged, total?.n ?? 0) }));
     },
@@ -423,20 +519,8 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     app,
     delivery.publicPost,
     async ({ params }, request, reply) => {
-      const websiteId = websiteOf(request);
       const draft = draftShown(request, 'post');
-      const [row] = await db
-        .select({ ...postColumns, content: posts.content })
-        .from(posts)
-        .leftJoin(postCategories, categoryOfPost)
-        .leftJoin(media, coverOfPost)
-        .where(
-          and(
-            or(visiblePosts(websiteId), draft ? and(eq(posts.websiteId, websiteId), eq(posts.id, draft)) : undefined),
-            eq(sql`lower(${posts.slug})`, params.slug.toLowerCase()),
-          ),
-        )
-        .limit(1);
+      const [row] = await postBySlug(db).execute({ websiteId: websiteOf(request), now: clock().toISOString(), draft: draft ?? null, slug: params.slug.toLowerCase() });
       if (!row) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(postOf(row)));
     },
@@ -445,44 +529,18 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
 
   /** The active hero sliders (or the one named), each with its slides in order. */
   async function heroSlidersOf(websiteId: string, sliderId?: string): Promise<HeroSlider[]> {
-    const sliders = await db
-      .select({ id: heroSliders.id, name: heroSliders.name, autoplay: heroSliders.autoplay, interval: heroSliders.interval })
-      .from(heroSliders)
-      .where(and(eq(heroSliders.websiteId, websiteId), eq(heroSliders.status, 'active'), sliderId ? eq(heroSliders.id, sliderId) : undefined))
-      .orderBy(asc(heroSliders.name), asc(heroSliders.id));
+    const sliders = await heroSlidersQuery(db).execute({ websiteId, sliderId: sliderId ?? null });
     if (sliders.length === 0) return [];
-    const slides = await db
-      .select({
-        sliderId: heroSlides.sliderId,
-        id: heroSlides.id,
-        title: heroSlides.title,
-        subtitle: heroSlides.subtitle,
-        buttonLabel: heroSlides.buttonLabel,
-        buttonUrl: heroSlides.buttonUrl,
-        image: imageColumns,
-      })
-      .from(heroSlides)
-      .leftJoin(media, pictureOf(heroSlides.mediaId, heroSlides.websiteId))
-      .where(and(eq(heroSlides.websiteId, websiteId), inArray(heroSlides.sliderId, sliders.map((slider) => slider.id))))
-      .orderBy(asc(heroSlides.position), asc(heroSlides.id));
+    const slides = await heroSlidesQuery(db).execute({ websiteId, sliderIds: sliders.map((slider) => slider.id) });
     const bySlider = groupedBy(slides, 'sliderId');
     return sliders.map((slider) => ({ ...slider, slides: (bySlider.get(slider.id) ?? []).map((slide) => ({ ...slide, image: slide.image && image(slide.image) })) }));
   }
 
   /** The active gallery sliders (or the one named), each with its pictures in order. */
   async function gallerySlidersOf(websiteId: string, sliderId?: string): Promise<GallerySlider[]> {
-    const sliders = await db
-      .select({ id: gallerySliders.id, name: gallerySliders.name, description: gallerySliders.description })
-      .from(gallerySliders)
-      .where(and(eq(gallerySliders.websiteId, websiteId), eq(gallerySliders.status, 'active'), sliderId ? eq(gallerySliders.id, sliderId) : undefined))
-      .orderBy(asc(gallerySliders.name), asc(gallerySliders.id));
+    const sliders = await gallerySlidersQuery(db).execute({ websiteId, sliderId: sliderId ?? null });
     if (sliders.length === 0) return [];
-    const slides = await db
-      .select({ sliderId: gallerySlides.sliderId, id: gallerySlides.id, caption: gallerySlides.caption, image: imageColumns })
-      .from(gallerySlides)
-      .innerJoin(media, pictureOf(gallerySlides.mediaId, gallerySlides.websiteId))
-      .where(and(eq(gallerySlides.websiteId, websiteId), inArray(gallerySlides.sliderId, sliders.map((slider) => slider.id))))
-      .orderBy(asc(gallerySlides.position), asc(gallerySlides.id));
+    const slides = await gallerySlidesQuery(db).execute({ websiteId, sliderIds: sliders.map((slider) => slider.id) });
     const bySlider = groupedBy(slides, 'sliderId');
     return sliders.map((slider) => ({ ...slider, slides: (bySlider.get(slider.id) ?? []).map((slide) => ({ ...slide, image: image(slide.image) })) }));
   }
@@ -510,12 +568,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     delivery.publicMedia,
     async ({ params }, request, reply) => {
       const { mediaId } = params;
-      const [row] = isUuid(mediaId)
-        ? await db
-            .select({ ...imageColumns, fileName: media.fileName, mimetype: media.mimetype, size: media.size, description: media.description })
-            .from(media)
-            .where(and(eq(media.id, mediaId), eq(media.websiteId, websiteOf(request))))
-        : [];
+      const [row] = isUuid(mediaId) ? await mediaQuery(db).execute({ websiteId: websiteOf(request), mediaId }) : [];
       if (!row) throw new HttpError(404, messages.notFound);
       return answer(request, reply, ok(image(row)));
     },
@@ -588,11 +641,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
     app,
     delivery.publicSeo,
     async (_input, request, reply) => {
-      const [row] = await db
-        .select({ title: seo.title, description: seo.description, keywords: seo.keywords, robots: seo.robots, sitemap: seo.sitemap, ogImage: imageColumns })
-        .from(seo)
-        .leftJoin(media, pictureOf(seo.ogImageMediaId, seo.websiteId))
-        .where(and(eq(seo.websiteId, websiteOf(request)), eq(seo.isActive, true)));
+      const [row] = await seoQuery(db).execute({ websiteId: websiteOf(request) });
       return answer(request, reply, ok(row ? { ...row, ogImage: row.ogImage && image(row.ogImage) } : null));
     },
     options,
