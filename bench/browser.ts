@@ -93,7 +93,8 @@ function watch(context: BrowserContext, { selector, text = '', value }: Marker):
     const observer = new MutationObserver(() => {
       for (const element of document.querySelectorAll(selector)) {
         if (text && !(element.textContent || '').includes(text)) continue;
-        if (value !== null && (element.value !== value || element.disabled || element.readOnly)) continue;
+        // Ready to type: filled, enabled, and not a picture of the screen painted before the app (public/snapshot.js).
+        if (value !== null && (element.value !== value || element.disabled || element.readOnly || element.closest('[inert]'))) continue;
         window.visibleAt = performance.now();
         observer.disconnect();
         return;

@@ -1,4 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react';
+import { forgetSnapshots } from './snapshot';
 import { readStored, TOKEN_KEY } from './storage';
 import { SessionUserSchema, type SessionUser } from './user';
 import { isAdmin } from '../contract/permissions';
@@ -101,6 +102,7 @@ export function clearSession({ rejected = false } = {}): void {
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
   localStorage.removeItem(PENDING_USER_KEY);
+  forgetSnapshots();
   announce();
   follower?.ended(userId);
 }

@@ -7,12 +7,14 @@ import { isAuthenticated, subscribeSession } from '../api/session';
 import { dateFormat } from '../components/intl-formats';
 import { keepDeviceDataWithSession } from '../db/device-session';
 import { App } from './app';
+import { keepScreens } from './snapshot';
 import { preloadPath } from './routes';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 keepDeviceDataWithSession();
+keepScreens(root);
 // Live updates come with a session: their code loads then, not with the sign-in page.
 const liveWithSession = () => {
   if (isAuthenticated()) void import('../api/live').then(({ enableLiveUpdates }) => enableLiveUpdates());

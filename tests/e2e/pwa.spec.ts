@@ -67,6 +67,24 @@ test('opened again, the app starts from the precache without waiting on the netw
   await expect(first.getByRole('link', { name })).toBeVisible();
   await first.close();
 
+  await test.step('the last list painted from this device before the app’s code runs, inert, and gone once the app shows it', async () => {
+    const page = await profile.newPage();
+    // What public/snapshot.js paints is over the app only until its screen is ready: note it as it comes.
+    await page.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const early = document.getElementById('snapshot');
+        if (!early) return;
+        Object.assign(window, { early: { text: early.textContent, inert: early.inert, hidden: early.getAttribute('aria-hidden') } });
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/websites/categories');
+    await expect(page.getByRole('link', { name })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { early?: unknown }).early)).toEqual({ text: expect.stringContaining(name), inert: true, hidden: 'true' });
+    await expect(page.locator('#snapshot')).toHaveCount(0);
+    await page.close();
+  });
+
   await test.step('with the network cut: the shell and the last list, from this device', async () => {
     await profile.setOffline(true);
     const page = await profile.newPage();

@@ -10,7 +10,8 @@ export function ShownOnce({ value, children }: { value: string; children: ReactN
   const { t } = useLingui();
   const toast = useToast();
   return (
-    <div className={styles.age} role="alert">
+    // Marked so the device never keeps a picture of it (app/snapshot.ts).
+    <div className={styles.age} role="alert" data-shown-once>
       <p className={styles.problemText}>
         {children}
         <br />
