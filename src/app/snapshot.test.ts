@@ -60,11 +60,11 @@ describe('the screens kept on the device', () => {
       window.history.replaceState(null, '', path);
       hide();
     }
-    expect(kept().map((shot) => shot.path)).toEqual(['/e', '/d', '/c', '/b']);
+    expect(kept().map((screen) => screen.path)).toEqual(['/e', '/d', '/c', '/b']);
     window.history.replaceState(null, '', '/c');
     root.innerHTML = `<main>${'x'.repeat(400_001)}</main>`;
     hide();
-    expect(kept().map((shot) => shot.path)).toEqual(['/e', '/d', '/b']);
+    expect(kept().map((screen) => screen.path)).toEqual(['/e', '/d', '/b']);
     clearSession();
     expect(localStorage.getItem(SNAPSHOT_KEY)).toBeNull();
     hide();
