@@ -59,7 +59,7 @@ export default defineConfig({
     outDir: 'dist/client',
     emptyOutDir: true,
     sourcemap: true,
-    rolldownOptions: { output: { codeSplitting: { groups: [boot.group] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: boot.groups } } },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:9112' } },
   test: {

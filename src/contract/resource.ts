@@ -196,20 +196,26 @@ export function defineResource<
   const written = { ...config.fields, ...config.secret } as Fields & Secret;
   const owners: readonly string[] = config.scope === 'owner' ? config.owners : [];
   // Owner columns are the server's to stamp for everyone but admins, so no body needs them.
-  const createShape = Object.fromEntries(
-    Object.entries(written).map(([key, schema]) => [key, owners.includes(key) ? z.optional(withoutDefault(schema)) : schema]),
-  ) as Fields & Secret;
-  const fields = z.object(createShape);
+  const create = once(() => {
+    const createShape = Object.fromEntries(
+      Object.entries(written).map(([key, schema]) => [key, owners.includes(key) ? z.optional(withoutDefault(schema)) : schema]),
+    ) as Fields & Secret;
+    return z.extend(z.object(createShape), { _id: z.optional(id) });
+  });
   // Zod applies a default even under optional(): an update that leaves a field out would reset
   // it. So an update takes every field optional *without* its default.
-  const update = z.object(
-    Object.fromEntries(Object.entries(written).map(([key, schema]) => [key, z.optional(withoutDefault(schema))])),
-  ) as unknown as z.ZodMiniObject<{ [K in keyof (Fields & Secret)]: z.ZodMiniOptional<(Fields & Secret)[K]> }>;
-  const entity = z.extend(EntityBaseSchema, { ...config.fields, ...config.computed } as Fields & Computed);
-  const filterShape = Object.fromEntries(Object.entries(config.filters).map(([key, schema]) => [key, optionalQuery(schema)])) as unknown as {
-    [K in keyof Filters]: z.ZodMiniOptional<Filters[K]>;
-  };
-  const query = z.object({
+  const update = once(
+    () =>
+      z.object(Object.fromEntries(Object.entries(written).map(([key, schema]) => [key, z.optional(withoutDefault(schema))]))) as unknown as z.ZodMiniObject<{
+        [K in keyof (Fields & Secret)]: z.ZodMiniOptional<(Fields & Secret)[K]>;
+      }>,
+  );
+  const entity = once(() => z.extend(EntityBaseSchema, { ...config.fields, ...config.computed } as Fields & Computed));
+  const filterShape = () =>
+    Object.fromEntries(Object.entries(config.filters).map(([key, schema]) => [key, optionalQuery(schema)])) as unknown as {
+      [K in keyof Filters]: z.ZodMiniOptional<Filters[K]>;
+    };
+  const query = once(() => z.object({
     page: z._default(optionalQuery(queryInt(1, 1_000_000)), 1),
     limit: z._default(optionalQuery(queryInt(1, config.order ? MAX_ORDERED_CHILDREN : MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
     search: optionalQuery(z.string().check(z.trim(), z.maxLength(200))),
@@ -217,9 +223,9 @@ export function defineResource<
     sortOrder: optionalQuery(z.enum(SORT_ORDERS)),
     // The ids a picker shows that its page of options may lack (a reference past the first 100).
     ids: optionalQuery(z.pipe(z.string(), z.transform((text) => text.split(',').filter(Boolean)))),
-    ...filterShape,
+    ...filterShape(),
     ...Object.fromEntries(Object.entries(config.queryOptions ?? {}).map(([key, schema]) => [key, optionalQuery(schema)])),
-  });
+  }));
   const singleton = config.singleton === true;
   // A singleton's path names only its website; any other item path ends in the record's id.
   const itemParam = singleton ? null : pathParams(config.paths.item).at(-1)!;
@@ -240,13 +246,29 @@ export function defineResource<
     websiteParam: config.scope === 'website' ? (config.websiteParam ?? 'websiteId') : null,
     /** The path parameter that names the record; none for a singleton. */
     itemParam,
+    // The schemas are made when first read: the app's shared chunk defines every entry, a screen
+    // reads the schemas of two or three, and making them all cost ~90 ms on a slow phone.
     /** What the server returns: the fields and computed fields, `_id`, `version` and the timestamps. */
-    entity,
+    get entity() {
+      return entity();
+    },
     /** A create may name its own UUID (docs/design.md §4), so an offline create can be edited before it syncs. */
-    create: z.extend(fields, { _id: z.optional(id) }),
-    update,
-    query,
+    get create() {
+      return create();
+    },
+    get update() {
+      return update();
+    },
+    get query() {
+      return query();
+    },
   };
+}
+
+/** `make`'s value, made on the first call and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** Any resource. Its query's shape follows the entry's filters, so all that resources share there is "an object schema". */
