@@ -159,11 +159,13 @@ test('a draft page opens on the website’s preview page, and the link’s token
   await page.getByRole('button', { name: 'Preview' }).scrollIntoViewIfNeeded();
   expect(await fitsWidth(page)).toBe(true);
   await page.screenshot({ path: test.info().outputPath('page-preview-360.png') });
-  const [tab] = await Promise.all([profile.waitForEvent('page'), page.getByRole('button', { name: 'Preview' }).click()]);
-  // The address as the tab first opened it: this server's app, not a website, soon sends the tab elsewhere.
-  let opened: URL | undefined;
-  await tab.waitForURL((url) => url.pathname === '/site-preview' && Boolean((opened = url)));
-  const shown = opened!.searchParams;
+  // The address as the new tab asks for it: this server's app, not a website, answers it and sends
+  // the tab elsewhere, often before a check of the tab's URL could see it.
+  const [opened] = await Promise.all([
+    profile.waitForEvent('request', (request) => request.isNavigationRequest() && new URL(request.url()).pathname === '/site-preview'),
+    page.getByRole('button', { name: 'Preview' }).click(),
+  ]);
+  const shown = new URL(opened.url()).searchParams;
   expect([shown.get('type'), shown.get('slug')]).toEqual(['page', 'autumn-menu']);
 
   const [owner] = await server.store.db.select({ ownerId: websites.ownerId }).from(websites).where(eq(websites.id, site));
