@@ -37,6 +37,7 @@ import { useLiveRecord } from '../resource/use-live-record';
 import { allergenName, legendQuery } from './gastro-allergens';
 import { QuickEdit } from './gastro-quick-edit';
 import styles from './gastro.module.css';
+import { Loading } from '../resource/loading';
 
 // Spec §2 /cms/{id}/gastromenu/{menuId}: the menu as it is printed, in the menu's own language.
 
@@ -288,9 +289,7 @@ export function GastroMenuView({ title }: PageProps) {
         </h1>
         {menu?.description ? <p className={styles.menuDescription}>{String(menu.description)}</p> : null}
         {!page && !itemsFailed && (
-          <p className={`${resourceStyles.muted} ${styles.screenOnly}`} aria-busy="true">
-            <Trans>Loading…</Trans>
-          </p>
+          <Loading className={styles.screenOnly} />
         )}
         {page && lines.length === 0 && (
           <p className={`${resourceStyles.muted} ${styles.screenOnly}`}>

@@ -24,6 +24,7 @@ import { contentStatusChoices } from './content-status';
 import { allergenName, AllergenTools } from './gastro-allergens';
 import { withMenuData } from './gastro-menu-view';
 import styles from './gastro.module.css';
+import { Loading } from '../resource/loading';
 
 export { GastroMenuPage } from './gastro-menu-view';
 
@@ -214,9 +215,7 @@ export function GastroCategoriesPage({ title }: PageProps) {
       </p>
       {!page ? (
         (problem ?? (
-          <p className={resourceStyles.muted} aria-busy="true">
-            <Trans>Loading…</Trans>
-          </p>
+          <Loading />
         ))
       ) : page.items.length === 0 ? (
         <p className={resourceStyles.muted}>

@@ -13,6 +13,7 @@ import styles from './picture-field.module.css';
 import { pictureSource } from './picture-source';
 import { useResourceStore } from './store-context';
 import { useRefreshOnSync } from './use-list-page';
+import { Loading } from './loading';
 
 /**
  * The media library's first page as its own screen reads it (media.tsx), so the copy this device
@@ -57,9 +58,7 @@ export function PictureLibrary({ library, onChoose, onClose }: PictureLibraryPro
           <input className={formStyles.input} type="search" value={searchText} onChange={(event) => actor.send({ type: 'list.search', search: event.target.value })} />
         </label>
         {page === null && !unreachable && (
-          <p className={styles.muted} aria-busy="true">
-            <Trans>Loading…</Trans>
-          </p>
+          <Loading />
         )}
         {unreachable && (
           <p className={styles.muted}>

@@ -21,6 +21,7 @@ import { useListPage } from './use-list-page';
 import type { OptionLists } from './use-option-lists';
 import { useValueNames } from './use-record-names';
 import styles from './resource.module.css';
+import { Loading } from './loading';
 
 const PAGE_SIZE = 5;
 
@@ -79,9 +80,7 @@ function HistoryPage({ log, id, page, onPage, actor, fields, options }: RecordHi
   if (problem) return problem;
   if (!read) {
     return (
-      <p className={styles.muted} aria-busy="true">
-        <Trans>Loading…</Trans>
-      </p>
+      <Loading />
     );
   }
   if (rows.length === 0) {

@@ -23,6 +23,7 @@ import { useOptionLists } from './use-option-lists';
 import { useResourceStore } from './store-context';
 import { useBoundResource } from './use-bound-resource';
 import { useLiveRecord } from './use-live-record';
+import { Loading } from './loading';
 
 interface ResourceRecordPageProps {
   screen: ResourceScreen;
@@ -86,9 +87,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
       )}
       {error && !row && <LoadProblem failed={resourceText(resource, 'loadFailed')} reason={error} onRetry={reload} />}
       {!row && loading && (
-        <p className={styles.muted} aria-busy="true">
-          <Trans>Loading…</Trans>
-        </p>
+        <Loading />
       )}
       {row && (
         <>

@@ -30,6 +30,7 @@ import { useBoundResource } from './use-bound-resource';
 import { useUnsavedGuard } from './use-unsaved-guard';
 import { useSession, type SessionUser } from '../../api/session';
 import { allows, isAdmin } from '../../contract/permissions';
+import { Loading } from './loading';
 
 type EditorActor = ActorRefFrom<typeof editorMachine>;
 
@@ -148,9 +149,7 @@ function ResourceForm({ screen, actor, options, onSearch, onCancel }: ResourceFo
 
   if (loading) {
     return (
-      <p className={styles.muted} aria-busy="true">
-        <Trans>Loading…</Trans>
-      </p>
+      <Loading />
     );
   }
   if (snapshot.matches('loadFailed')) {

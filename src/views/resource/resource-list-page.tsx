@@ -37,6 +37,7 @@ import { useChangeTexts } from './use-change-texts';
 import type { SelectOption } from '../../components/searchable-select';
 import { dateFormat } from '../../components/intl-formats';
 import { lazyScreen } from '../../components/lazy-screen';
+import { Loading } from './loading';
 
 interface ResourceListPageProps {
   screen: ResourceScreen;
@@ -305,9 +306,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
         </>
       ) : (
         !failed && (
-          <p className={styles.muted} aria-busy="true">
-            <Trans>Loading…</Trans>
-          </p>
+          <Loading />
         )
       )}
 

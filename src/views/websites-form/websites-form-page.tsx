@@ -30,6 +30,7 @@ import { ResourceStoreProvider, useResourceStore } from '../resource/store-conte
 import { useOptionLists, type WantedIds } from '../resource/use-option-lists';
 import { useUnsavedGuard } from '../resource/use-unsaved-guard';
 import styles from './websites-form-page.module.css';
+import { Loading } from '../resource/loading';
 
 // /websites-form (spec §7 "Other"): an owner or partner composes a website from the active services,
 // their features and modules, and sees what it costs for their partner type. The website is saved
@@ -249,9 +250,9 @@ export function WebsitesForm({ title }: PageProps) {
           </div>
 
           {catalog.status === 'loading' && (
-            <p className={resourceStyles.muted} aria-busy="true">
+            <Loading>
               <Trans>Loading the services…</Trans>
-            </p>
+            </Loading>
           )}
           {catalog.status === 'failed' && (
             <div className={resourceStyles.problem} role="alert">

@@ -24,6 +24,7 @@ import type { Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
 import { useRefreshOnSync } from '../resource/use-list-page';
 import { WebsiteHome } from './website-home';
+import { Loading } from '../resource/loading';
 
 // Spec §7 Websites: the admin's list of all websites (/websites, /websites/manage/{id}) and an
 // owner's or partner's own (/user/websites, /websites/edit/{id}); /websites/{id} is a website's home.
@@ -138,9 +139,7 @@ export const MyWebsitesPage = Object.assign(
     if (only) return <WebsiteHome id={only.id} footer={<ComposeLink add />} />;
     if (!page && !failed) {
       return (
-        <p className={styles.muted} aria-busy="true">
-          <Trans>Loading…</Trans>
-        </p>
+        <Loading />
       );
     }
     return <ownPages.List {...props} />;
