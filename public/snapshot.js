@@ -1,6 +1,7 @@
 // Paints the screen this device last showed at this address (src/api/snapshot.ts keeps it), before
 // the app's code has loaded: inert, and hidden from assistive technology, until the app's first
-// render (src/app/snapshot.ts). A classic script, so it runs while the page is parsed.
+// render (src/app/snapshot.ts); and asks for the signed-in screens' code beside boot. A classic
+// script, so it runs while the page is parsed.
 (function () {
   try {
     var shown = document.getElementById('snapshot');
@@ -14,6 +15,18 @@
     var user = JSON.parse(localStorage.getItem('auth_user') || 'null');
     var entry = document.querySelector('script[type="module"][src]');
     if (!user || !localStorage.getItem('auth_token') || !entry) return;
+    // A signed-in start needs the screens' shared chunk (ADR 033) once boot has run: asked for now,
+    // beside boot, it is not a second wait on a slow link.
+    var shared = document.querySelector('meta[name="signed-in-chunks"]');
+    var hrefs = shared ? shared.getAttribute('content').split(' ') : [];
+    for (var h = 0; h < hrefs.length; h++) {
+      if (!/^\/assets\/[\w.-]+\.js$/.test(hrefs[h])) continue;
+      var link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = 'anonymous';
+      link.href = hrefs[h];
+      document.head.appendChild(link);
+    }
     var snapshots = JSON.parse(localStorage.getItem('snapshots') || '[]');
     var path = location.pathname + location.search;
     for (var i = 0; i < snapshots.length; i++) {

@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 
+/** The chunk of what the screens after sign-in share. */
+const SHARED = 'app';
+
 /**
  * The first screen in as few files as possible: every module the entry imports statically goes
  * into one chunk, and what the screens after it share into a second. Left alone, the bundler splits off whatever a lazy screen shares with the
@@ -22,10 +25,15 @@ export function bootChunk(entry: string, { preload = [], sources = [] }: { prelo
     transformIndexHtml: {
       order: 'post',
       handler(_html, { bundle }) {
-        const chunks = Object.values(bundle ?? {}).filter(
-          (chunk) => chunk.type === 'chunk' && chunk.facadeModuleId !== null && preloaded.has(chunk.facadeModuleId),
-        );
-        return chunks.map((chunk) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' }));
+        const all = Object.values(bundle ?? {});
+        const chunks = all.filter((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId !== null && preloaded.has(chunk.facadeModuleId));
+        // The screens' shared chunk, named for public/snapshot.js: a signed-in start asks for it beside
+        // boot; the sign-in page never loads it.
+        const shared = all.filter((chunk) => chunk.type === 'chunk' && chunk.name === SHARED).map((chunk) => `/${chunk.fileName}`);
+        return [
+          ...chunks.map((chunk) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' as const })),
+          { tag: 'meta', attrs: { name: 'signed-in-chunks', content: shared.join(' ') }, injectTo: 'head' as const },
+        ];
       },
     },
     buildEnd() {
@@ -60,7 +68,7 @@ export function bootChunk(entry: string, { preload = [], sources = [] }: { prelo
     plugin,
     groups: [
       { name: 'boot', test: inBoot, priority: 2 },
-      { name: 'app', test: shared, minShareCount: 3, priority: 1 },
+      { name: SHARED, test: shared, minShareCount: 3, priority: 1 },
     ],
   };
 }

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { categories } from '../../src/server/store/schema';
 import { expect, test } from './fixtures';
-import { adminPage } from './sign-in';
+import { adminPage, seedAccount, signIn } from './sign-in';
 
 const manifestIcons = ['/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png'];
 
@@ -116,4 +116,34 @@ test('opened again, the app starts from the precache without waiting on the netw
     await page.close();
     await profile.unrouteAll({ behavior: 'ignoreErrors' });
   });
+});
+
+test('a signed-in start asks for the screens’ shared code beside boot; the sign-in page never loads it', async ({ browser, server }) => {
+  // No service worker: its answers are not slowed by the emulated link, and this is a first visit.
+  const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const scripts = () =>
+    page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/[\w-]+\.js$/.test(entry.name)) as PerformanceResourceTiming[]);
+  const chunk = (entries: PerformanceResourceTiming[], name: string) => entries.filter((entry) => new URL(entry.name).pathname.startsWith(`/assets/${name}-`));
+
+  await page.goto('/login');
+  await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(chunk(await scripts(), 'app')).toEqual([]);
+
+  await signIn(page, server, await seedAccount(server, 'admin'));
+  await expect(page).toHaveURL(/\/$/);
+  // A slow link (the bench's phone) and nothing cached: boot takes a while to arrive, and the shared
+  // chunk is asked for meanwhile.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 90_000 });
+  await page.goto('/websites/categories');
+  await expect(page.getByRole('heading', { name: 'Categories', level: 1 })).toBeVisible({ timeout: 20_000 });
+  const entries = await scripts();
+  const boot = chunk(entries, 'boot').toSorted((a, b) => b.encodedBodySize - a.encodedBodySize)[0]!;
+  const [shared] = chunk(entries, 'app');
+  expect(shared!.startTime).toBeLessThan(boot.responseEnd);
+  await context.close();
 });
