@@ -118,13 +118,15 @@ test('opened again, the app starts from the precache without waiting on the netw
   });
 });
 
+/** The entries of a built chunk, by its name (`boot`, `app`). */
+const chunk = (entries: PerformanceResourceTiming[], name: string) => entries.filter((entry) => new URL(entry.name).pathname.startsWith(`/assets/${name}-`));
+
 test('a signed-in start asks for the screens’ shared code beside boot; the sign-in page never loads it', async ({ browser, server }) => {
   // No service worker: its answers are not slowed by the emulated link, and this is a first visit.
   const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
   const page = await context.newPage();
   const scripts = () =>
     page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/[\w-]+\.js$/.test(entry.name)) as PerformanceResourceTiming[]);
-  const chunk = (entries: PerformanceResourceTiming[], name: string) => entries.filter((entry) => new URL(entry.name).pathname.startsWith(`/assets/${name}-`));
 
   await page.goto('/login');
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
