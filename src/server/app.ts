@@ -32,6 +32,7 @@ import { activityRoutes } from './routes/activity';
 import { recycleBinRoutes } from './routes/recycle-bin';
 import { authRoutes } from './routes/auth';
 import { openChangeFeed } from './live/changes';
+import { principals } from './auth/principals';
 import { liveRoutes } from './live/events';
 import { publicRoutes } from './routes/public';
 import { MODULE_ROUTES } from './modules';
@@ -129,6 +130,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     },
   });
   const changes = await openChangeFeed(store, app.log);
+  const tokens = await principals(app, store, () => clock().getTime());
   const ctx: ServerContext = {
     store,
     mailer,
@@ -142,6 +144,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     webhookTiming,
     changes,
     memos: websiteMemos(app, changes, () => clock().getTime()),
+    readSession: tokens.read,
     entries: new Map(),
   };
   app.setValidatorCompiler(validatorCompiler);
@@ -150,6 +153,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   app.addHook('onClose', async () => {
     mailer.close();
     await ctx.changes.close();
+    await tokens.close();
     await store.close();
   });
 

@@ -1,4 +1,5 @@
 import type { RegisteredEntries } from './crud/context';
+import type { ReadSession } from './auth/sessions';
 import type { ChangeFeed } from './live/changes';
 import type { Memos } from './live/memo';
 import type { FileStorage } from './files/storage';
@@ -25,6 +26,8 @@ export interface ServerContext {
   changes: ChangeFeed;
   /** What the server remembers of a website's rows until they change (live/memo.ts): the delivery API's key lookups and tags. */
   memos: Memos;
+  /** Who a bearer token is, remembered until sessions, users or team roles change (auth/principals.ts). */
+  readSession: ReadSession;
   /** The registry entries whose routes the app has, by table (filled as they are registered). */
   entries: RegisteredEntries;
   /** How often contact form mails that failed are looked at again; tests pass a short one. */

@@ -168,7 +168,7 @@ export type AnsweredBefore = (request: FastifyRequest) => Promise<boolean>;
  * request the caller already made (its Idempotency-Key answered) is not asked again: the policy may
  * no longer find the row the first request deleted, and the caller hears only what they heard then.
  */
-export function registerPolicies(app: FastifyInstance, { store, clock, memos }: Pick<ServerContext, 'store' | 'clock' | 'memos'>, answeredBefore: AnsweredBefore) {
+export function registerPolicies(app: FastifyInstance, { store, clock, memos, readSession }: Pick<ServerContext, 'store' | 'clock' | 'memos' | 'readSession'>, answeredBefore: AnsweredBefore) {
   const authorizeKey = keyGuard(store.db, memos.memo<string>({ max: KEYS_KEPT, ttlMs: KEY_KEPT_MS }));
   app.decorateRequest('auth', null);
   app.decorateRequest('website', null);
@@ -188,7 +188,7 @@ export function registerPolicies(app: FastifyInstance, { store, clock, memos }: 
     const guard: onRequestHookHandler = async (request) => {
       if (policy === 'apiKey') return authorizeKey(request);
       const token = bearer(request);
-      request.auth = token ? await authenticate(store.db, token, clock()) : null;
+      request.auth = token ? await authenticate(store.db, token, clock(), readSession) : null;
       if (request.auth && (await answeredBefore(request))) return;
       await authorize(request, store.db, policy, source);
     };

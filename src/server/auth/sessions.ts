@@ -50,17 +50,31 @@ const sessionQuery = prepared((db) =>
     .prepare('authenticate'),
 );
 
+/** What the session query reads for a token: its session, its user and the user's team role. */
+export type SessionRecord = Awaited<ReturnType<ReturnType<typeof sessionQuery>['execute']>>[number];
+/** The record of a token's hash, read now or remembered (auth/principals.ts). */
+export type ReadSession = (tokenHash: string) => Promise<SessionRecord | undefined>;
+
+export const readSession =
+  (db: Db): ReadSession =>
+  async (tokenHash) =>
+    (await sessionQuery(db).execute({ tokenHash }))[0];
+
 /**
  * The session, user and team role behind a bearer token in one query, or null when the token is
- * unknown, ended or its user may not sign in.
+ * unknown, ended or its user may not sign in. Every check is made again on each call, on the
+ * record as `read` gives it.
  */
-export async function authenticate(db: Db, token: string, now: Date): Promise<Authenticated | null> {
-  const [row] = await sessionQuery(db).execute({ tokenHash: hashToken(token) });
+export async function authenticate(db: Db, token: string, now: Date, read: ReadSession = readSession(db)): Promise<Authenticated | null> {
+  const row = await read(hashToken(token));
   if (!row || !isLive(row.session, now) || row.user.status !== 'active') return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.session.id));
   }
-  const { session, user, roleName, permissions, cmsPermissions } = row;
+  // Copies: a remembered record is shared by every request of the token.
+  const { roleName, permissions, cmsPermissions } = row;
+  const session = { ...row.session };
+  const user = { ...row.user };
   const member = user.type === 'teammember';
   const roleInfo = member && permissions && cmsPermissions ? { permissions, cmsPermissions } : null;
   return { session, user, roleInfo, roleName: member ? roleName : null };
