@@ -43,8 +43,13 @@ async function changePriceFromOpening(page: Page, server: E2EServer, websiteId: 
   await taps.tap(await foodMenuTile(page));
   await taps.tap(page.getByRole('button', { name: DISH, exact: true }));
   const price = page.getByLabel('Preis (EUR)');
-  // The sheet opens on the price (gastro-quick-edit.tsx); were it not focused, it would take a tap.
-  if (!(await price.evaluate((input) => input === document.activeElement))) await taps.tap(price);
+  // The sheet opens on the price (gastro-quick-edit.tsx) once the dish is read from the device, a
+  // moment after it shows; were it not focused by then, it would take a tap.
+  const focused = await expect(price)
+    .toBeFocused({ timeout: 2000 })
+    .then(() => true)
+    .catch(() => false);
+  if (!focused) await taps.tap(price);
   await price.fill('11,50');
   await taps.tap(page.getByRole('button', { name: 'Preis speichern' }));
   await expect.poll(async () => (await priceOf(server, websiteId)).price).toBe(1150);
