@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { afterCommit } from '../store/request-transaction';
 import type { ChangeFeed } from './changes';
 
@@ -12,7 +12,7 @@ import type { ChangeFeed } from './changes';
 export interface Memo<V> {
   /** Taken before reading what `keep` will be given: a change heard after it means the read may predate it. */
   mark(): number;
-  keep(key: string, website: string, value: V, mark: number): void;
+  keep(key: string, scope: string, value: V, mark: number): void;
   get(key: string): V | undefined;
 }
 
@@ -21,47 +21,55 @@ export interface Memos {
 }
 
 interface Kept<V> {
-  website: string;
+  scope: string;
   value: V;
   mark: number;
   until: number;
 }
 
-export function websiteMemos(app: FastifyInstance, changes: ChangeFeed, now: () => number): Memos {
+/**
+ * Values remembered under a scope (a website; for who tokens are, one scope for all) until their
+ * scope changes. `changed` and `gap` are told by whoever hears of changes; a change request through
+ * this server changes the scope `scopeOf` names for it once committed, before its answer is sent
+ * (so the client that just switched a key off, or signed out, is refused at once), and again when
+ * its answer has gone, for a change written outside a held transaction.
+ */
+export function scopedMemos(app: FastifyInstance, now: () => number, scopeOf: (request: FastifyRequest) => string | undefined) {
   /** How many changes this server has heard; marks are taken on this count. */
   let heard = 0;
   let forgotAllAt = 0;
   const changedAt = new Map<string, number>();
-  const changed = (website: string) => changedAt.set(website, ++heard);
-  changes.subscribe((change) => {
-    if (change === 'gap') {
-      forgotAllAt = ++heard;
-      changedAt.clear();
-    } else if (change.website) changed(change.website);
-  });
-  // A request's change forgets its website once committed, before its answer is sent: the
-  // client that just switched a key off is refused with it at once, not a moment later.
+  const changed = (scope: string) => void changedAt.set(scope, ++heard);
+  const gap = () => {
+    forgotAllAt = ++heard;
+    changedAt.clear();
+  };
+  const changing = (request: FastifyRequest) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : scopeOf(request));
   app.addHook('preHandler', async (request) => {
-    const website = request.website?.id;
-    if (website && request.method !== 'GET' && request.method !== 'HEAD') afterCommit(() => changed(website));
+    const scope = changing(request);
+    if (scope) afterCommit(() => changed(scope));
+  });
+  app.addHook('onResponse', async (request) => {
+    const scope = changing(request);
+    if (scope) changed(scope);
   });
 
-  return {
+  const memos: Memos = {
     memo<V>({ max, ttlMs }: { max: number; ttlMs: number }): Memo<V> {
       const kept = new Map<string, Kept<V>>();
       return {
         mark: () => heard,
-        keep(key, website, value, mark) {
-          if (mark < forgotAllAt || (changedAt.get(website) ?? 0) > mark) return;
+        keep(key, scope, value, mark) {
+          if (mark < forgotAllAt || (changedAt.get(scope) ?? 0) > mark) return;
           kept.delete(key);
-          kept.set(key, { website, value, mark, until: now() + ttlMs });
+          kept.set(key, { scope, value, mark, until: now() + ttlMs });
           // The oldest goes first: a Map iterates in the order its keys were set.
           if (kept.size > max) kept.delete(kept.keys().next().value!);
         },
         get(key) {
           const found = kept.get(key);
           if (!found) return undefined;
-          if (found.mark < forgotAllAt || (changedAt.get(found.website) ?? 0) > found.mark || now() > found.until) {
+          if (found.mark < forgotAllAt || (changedAt.get(found.scope) ?? 0) > found.mark || now() > found.until) {
             kept.delete(key);
             return undefined;
           }
@@ -70,4 +78,15 @@ export function websiteMemos(app: FastifyInstance, changes: ChangeFeed, now: () 
       };
     },
   };
+  return { ...memos, changed, gap };
+}
+
+/** What this server remembers of websites' rows, told of their changes by the change feed. */
+export function websiteMemos(app: FastifyInstance, changes: ChangeFeed, now: () => number): Memos {
+  const scoped = scopedMemos(app, now, (request) => request.website?.id);
+  changes.subscribe((change) => {
+    if (change === 'gap') scoped.gap();
+    else if (change.website) scoped.changed(change.website);
+  });
+  return scoped;
 }
