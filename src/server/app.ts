@@ -17,7 +17,8 @@ import { i18nPlugin } from './http/i18n';
 import { answerSerializer } from './http/serializer';
 import type { Mailer } from './mail/mailer';
 import type { ServerContext } from './context';
-import { registerResource } from './crud';
+import { dropFilesOfRecords, registerResource } from './crud';
+import type { DeletedRecord } from './store/maintenance';
 import { s3Storage } from './files/s3';
 import { diskStorage } from './files/storage';
 import { IMAGE_LIMITS } from './files/images';
@@ -147,6 +148,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     readSession: tokens.read,
     entries: new Map(),
   };
+  app.decorate('forgetRecords', (records: readonly DeletedRecord[]) => dropFilesOfRecords(ctx.entries, records, app.log));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializer(app.log));
   app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));

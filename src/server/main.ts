@@ -23,6 +23,7 @@ async function main() {
   const pending = await pendingFirstSignIn(store.db, config.dataDir);
   const prune = () =>
     pruneExpired(store.db, new Date())
+      .then((purged) => app.forgetRecords(purged))
       .then(() => pruneRevisions(store.db, new Date(), config.history))
       .catch((err: unknown) => app.log.warn({ err }, 'pruning expired rows failed'));
   // A generated password someone has used by now need not wait in its file for the next start.

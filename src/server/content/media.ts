@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ActionAnswer } from '../../contract/action';
 import { messages } from '../../contract/messages';
 import { resourceMessages } from '../../contract/resource';
@@ -9,7 +9,7 @@ import { registerAction } from '../action';
 import type { ServerContext } from '../context';
 import { registerResource, type ResourceHooks, type Row } from '../crud';
 import { decodeImage, IMAGE_LIMITS, IMAGE_TYPES, readForm, sniff } from '../files/images';
-import { fileUrl, newFileKey, type FileStorage } from '../files/storage';
+import { fileUrl, newFileKey, removeFiles } from '../files/storage';
 import { fieldError, HttpError, issueMessage } from '../http/errors';
 import { ok } from '../http/reply';
 import { PG_UNIQUE_VIOLATION, pgError } from '../store/pg-errors';
@@ -87,12 +87,6 @@ async function prepare(data: Buffer, name: string, compress: boolean): Promise<P
   };
 }
 
-/** Removes files nothing refers to any more; one that stays behind is only space, so a failure is logged, not answered. */
-async function removeFiles(files: FileStorage, keys: string[], log: FastifyBaseLogger): Promise<void> {
-  const results = await Promise.allSettled(keys.map((key) => files.remove(key)));
-  for (const result of results) if (result.status === 'rejected') log.warn({ err: result.reason }, 'a stored file could not be removed');
-}
-
 /** The form's text fields, by the entry's own schemas, and `compressImages` (on unless it says otherwise). */
 function formValues(fields: Record<string, string>): { values: Values; compress: boolean } {
   const values: Values = {};
@@ -131,21 +125,11 @@ function mimetypeWhere(mimetype: string | undefined): SQL | undefined {
  */
 export async function mediaRoutes(app: FastifyInstance, ctx: ServerContext) {
   const { files, store, clock } = ctx;
-  // A delete runs in a transaction that may still roll back after its hook saw the row: the files
-  // go once the answer says it is gone, so a failed delete never loses them (a crash in between
-  // leaves them behind, which only costs space).
-  const deleted = new WeakMap<FastifyRequest, string[]>();
-  app.addHook('onSend', async (request, reply, payload) => {
-    const keys = deleted.get(request);
-    if (keys && reply.statusCode < 300) await removeFiles(files, keys, request.log);
-    return payload;
-  });
   const hooks: ResourceHooks = {
     present: (entity, row) => ({ ...entity, url: fileUrl(row.storageKey as string), thumbUrl: fileUrl(row.thumbKey as string | null) }),
     narrow: (request) => mimetypeWhere((request.query as { mimetype?: string }).mimetype),
-    afterDelete: (row, { request }) => void deleted.set(request, [row.storageKey as string, ...(row.thumbKey ? [row.thumbKey as string] : [])]),
   };
-  const routes = registerResource(app, ctx, cms.media, media, hooks);
+  const routes = registerResource(app, ctx, cms.media, media, hooks, { fileColumns: ['storageKey', 'thumbKey'] });
 
   /**
    * Stores every file of the form, then their rows in one statement: all or nothing. Each file is

@@ -38,6 +38,8 @@ export interface ResourceContext {
   parent?: { param: string; table: PgTable };
   /** The entry's `image`, with the column holding its storage key and the storage. */
   image?: { path: string; field: string; column: string; files: FileStorage };
+  /** The files a row owns (its image, a media record's file): keys and database names of their columns, and the storage (crud/files.ts). */
+  files?: { columns: { key: string; name: string }[]; storage: FileStorage };
 }
 
 /** The entry checked against its table (a mismatch stops the server at its start), resolved once. */
@@ -46,7 +48,7 @@ export function resourceContext(
   resource: Resource,
   table: PgTable,
   hooks: ResourceHooks,
-  { rows, ownedThrough = {}, imageColumn, parentTable }: TableOptions,
+  { rows, ownedThrough = {}, imageColumn, fileColumns = [], parentTable }: TableOptions,
 ): ResourceContext {
   const tableName = getTableName(table);
   const columns = getTableColumns(table) as Record<string, PgColumn>;
@@ -55,6 +57,8 @@ export function resourceContext(
   const scopeColumns = resource.scope === 'website' ? ['websiteId'] : resource.owners;
   const image = resource.image;
   if (image && (!imageColumn || !files)) throw new Error(`Resource ${resource.name}: an image needs its column and the file storage`);
+  const fileKeys = [...(image ? [imageColumn!] : []), ...fileColumns];
+  if (fileKeys.length > 0 && (!files || fileKeys.some((key) => !columns[key]))) throw new Error(`Resource ${resource.name}: its files need their columns and the file storage`);
   // An optional computed field may live only in answers (a new key, revealed once by a hook).
   const columnKeys = shownKeys.filter((key) => key !== image?.field && !(resource.computed?.[key] instanceof z.core.$ZodOptional));
   const needed = ['id', 'version', 'createdAt', 'updatedAt', ...columnKeys, ...Object.keys(resource.filters), ...resource.sort, ...scopeColumns, ...(rows ? [rows.column] : [])];
@@ -88,6 +92,7 @@ export function resourceContext(
     singleton: resource.singleton === true,
     ...(parent && { parent: { param: parent.param, table: parentTable! } }),
     ...(image && { image: { path: image.path, field: image.field, column: imageColumn!, files: files! } }),
+    ...(fileKeys.length > 0 && { files: { columns: fileKeys.map((key) => ({ key, name: columns[key]!.name })), storage: files! } }),
   };
 }
 

@@ -20,6 +20,7 @@ import { create, remove, save, update } from './write';
 export { entryOfRow, type RegisteredEntries, type ResourceContext } from './context';
 export { revisionShape } from './history';
 export { restoreTransaction } from './recycle-bin';
+export { dropFilesOfRecords } from './files';
 export { composeHooks, type HookContext, type ResourceHooks } from './hooks';
 export type { ResourceRoutes, Row, TableOptions, Tx } from './types';
 export { expectedVersion } from './write';

@@ -22,19 +22,21 @@ const requiredColumns = (table: PgTable) =>
  * Puts a record the generic delete just removed into the bin, in the delete's transaction: when its
  * table keeps revisions and its delete revision holds every column it cannot be stored without (a
  * secret kept out of revisions, an account's password hash or an API key's hash, cannot come back).
- * `children` counts the other records its delete took along (cascaded deletes).
+ * `children` counts the other records its delete took along (cascaded deletes). Answers whether it kept the record.
  */
-export async function intoRecycleBin({ resource, table, tableName, clock }: ResourceContext, tx: Tx, row: Row): Promise<void> {
+export async function intoRecycleBin({ resource, table, tableName, clock }: ResourceContext, tx: Tx, row: Row): Promise<boolean> {
   const title = row[resource.title];
   const websiteId = resource.scope === 'website' ? (row.websiteId as string) : null;
   const at = clock().toISOString();
-  await tx.execute(sql`
+  const kept = await tx.execute(sql`
     insert into recycle_bin (id, website_id, table_name, record_id, resource, title, tx, actor_name, children, created_at, updated_at)
     select ${uuidv7()}, ${websiteId}, r.table_name, r.record_id, ${resource.name}, ${typeof title === 'string' ? title : ''}, r.tx, r.actor_name,
       (select count(*) from revisions c where c.tx = r.tx and c.action = 'delete' and c.id <> r.id), ${at}::timestamptz, ${at}::timestamptz
     from revisions r
     where r.tx = txid_current() and r.table_name = ${tableName} and r.record_id = ${row.id} and r.action = 'delete'
-      and jsonb_exists_all(r."values", ${`{${requiredColumns(table).join(',')}}`}::text[])`);
+      and jsonb_exists_all(r."values", ${`{${requiredColumns(table).join(',')}}`}::text[])
+    returning id`);
+  return (kept as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 type Revised = { table_name: string; record_id: string; action: string; values: Values; previous: Values | null };

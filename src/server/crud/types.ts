@@ -21,6 +21,8 @@ export interface TableOptions {
   rows?: { column: string; in: readonly string[] };
   /** The column holding the storage key of the entry's `image`. */
   imageColumn?: string;
+  /** Other columns holding storage keys of files a row owns (a media record's file and its thumbnail). */
+  fileColumns?: readonly string[];
   ownedThrough?: Readonly<Record<string, { table: PgTable; owner: string }>>;
   /** The table of the entry's `parent` (a menu for its items): a parent outside the website answers 404. */
   parentTable?: PgTable;

@@ -9,6 +9,7 @@ import { ok } from '../http/reply';
 import { caller, principal } from '../policy';
 import { missOrConflict, say, tag, toEntity } from './answer';
 import { guarded } from './constraints';
+import { dropFilesOf } from './files';
 import { intoRecycleBin } from './recycle-bin';
 import type { ResourceContext } from './context';
 import type { HookContext } from './hooks';
@@ -83,25 +84,27 @@ export async function save(context: ResourceContext, request: FastifyRequest, re
 }
 
 export async function remove(context: ResourceContext, request: FastifyRequest) {
-  const { resource, table, hooks, image, column } = context;
+  const { resource, table, hooks, column } = context;
   await parentFound(context, request);
   // An entry any of the website's people reach narrows each caller's rows in its hook: a row they cannot see is unknown (404), as its read answers.
   const where = and(itemWhere(context, request), 'members' in resource ? hooks.narrow?.(request) : undefined);
   const version = expectedVersion(request);
-  const row = await guarded(context, request, 'delete', () =>
+  const [row, binned] = await guarded(context, request, 'delete', () =>
     transact(context, async (tx) => {
       const [deleted] = (await tx
         .delete(table)
         .where(and(where, eq(column('version'), version)))
         .returning()) as Row[];
+      if (!deleted) return [undefined, false] as const;
       // Into the recycle bin before its hooks run, so its children are what the delete itself took along.
-      if (deleted) await intoRecycleBin(context, tx, deleted);
-      if (deleted && hooks.afterDelete) await hooks.afterDelete(deleted, hookContext(request, tx));
-      return deleted;
+      const kept = await intoRecycleBin(context, tx, deleted);
+      await hooks.afterDelete?.(deleted, hookContext(request, tx));
+      return [deleted, kept] as const;
     }),
   );
   if (!row) throw await missOrConflict(context, request, where);
-  if (image && row[image.column]) await image.files.remove(row[image.column] as string);
+  // What the bin keeps may come back with its files; they go when its entry does (routes/recycle-bin.ts).
+  if (!binned) dropFilesOf(context, row, request.log);
   return ok({ _id: row.id }, { message: say(context, request, 'deleted') });
 }
 

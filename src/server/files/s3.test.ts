@@ -95,7 +95,12 @@ describe('S3 file storage', () => {
       await expect(readdir(filesDir)).rejects.toThrow(/ENOENT/);
       const gone = await app.inject({ method: 'DELETE', url: `/api/cms/media/${site.id}/media/${item._id}`, headers: { ...auth, 'if-match': '"1"' } });
       expect(gone.statusCode).toBe(200);
-      expect(await files.get(key)).toBeNull();
+      // Kept while the recycle bin keeps the record; purged from there, removed from the bucket.
+      expect(await files.get(key)).not.toBeNull();
+      const bin = `/api/websites/${site.id}/recycle-bin`;
+      const [entry] = (await app.inject({ url: bin, headers: auth })).json().data as { _id: string }[];
+      expect((await app.inject({ method: 'DELETE', url: `${bin}/${entry!._id}`, headers: { ...auth, 'if-match': '"1"' } })).statusCode).toBe(200);
+      await expect.poll(() => files.get(key)).toBeNull();
       expect(await files.get(item.thumbUrl.replace('/api/files/', ''))).toBeNull();
     } finally {
       await app.close();

@@ -201,7 +201,7 @@ describe.each(storeKinds)('the media library (%s)', (kind) => {
     expect((await send('ownerA', 'PUT', `${A()}/media/${item._id}`, { alt: 'x'.repeat(301) }, 2)).statusCode).toBe(400);
   });
 
-  it('removes the files once a delete has gone through, and keeps them when it does not', async () => {
+  it('removes the files once nothing can bring their record back, and keeps them when a delete does not go through', async () => {
     const item = data(await send('ownerA', 'POST', `${A()}/upload`, form(file('gone.png', await png(30, 30)))));
     const files = [stored(item.url), stored(item.thumbUrl)];
     expect(files.every((path) => existsSync(path))).toBe(true);
@@ -216,9 +216,14 @@ describe.each(storeKinds)('the media library (%s)', (kind) => {
     expect((await app.inject({ url: item.url })).statusCode).toBe(200);
     expect((await send('ownerA', 'DELETE', `${slides}/${slide._id}`, undefined, 1)).statusCode).toBe(200);
     expect((await send('ownerA', 'DELETE', `${A()}/media/${item._id}`, undefined, 1)).statusCode).toBe(200);
-    expect(files.some((path) => existsSync(path))).toBe(false);
-    expect((await app.inject({ url: item.url })).statusCode).toBe(404);
     expect((await send('ownerA', 'GET', `${A()}/media/${item._id}`)).statusCode).toBe(404);
+    // In the recycle bin, it may come back: its files wait; purged from there, they go.
+    expect(files.every((path) => existsSync(path))).toBe(true);
+    const bin = `/api/websites/${cast.site.A}/recycle-bin`;
+    const entry = (data(await send('ownerA', 'GET', bin)) as unknown as { _id: string; title: string }[]).find((one) => one.title === 'gone.png')!;
+    expect((await send('ownerA', 'DELETE', `${bin}/${entry._id}`, undefined, 1)).statusCode).toBe(200);
+    await expect.poll(() => files.some((path) => existsSync(path))).toBe(false);
+    expect((await app.inject({ url: item.url })).statusCode).toBe(404);
   });
 
   // What every upload route refuses (SVG, HTML, polyglots, pixel bombs, empty and cut-off forms,

@@ -5,6 +5,7 @@ import { createTestApp } from '../../../tests/support/app';
 import { data, seedCast, sender, UNKNOWN_ID, type Cast } from '../../../tests/support/cast';
 import { seedMember, type Principal } from '../../../tests/support/principals';
 import { storeKinds } from '../../../tests/support/store';
+import { multipartFile, png } from '../../../tests/support/uploads';
 import { pruneExpired } from '../store/maintenance';
 import { recycleBin, revisions } from '../store/schema';
 
@@ -196,6 +197,41 @@ describe.each(storeKinds)('the recycle bin (%s)', (kind) => {
     await pruneExpired(test.store.db, new Date());
     expect((await entriesOf('ownerA')).some((one) => one._id === entry._id)).toBe(false);
     expect(await kept()).toBe(0);
+  });
+
+  it('a deleted picture comes back with its file and thumbnail; purged, or kept 30 days, its files are gone', async () => {
+    const picture = async (name: string) => {
+      const res = await send('ownerA', 'POST', `/api/cms/media/${cast.site.A}/upload`, multipartFile({ data: await png(), filename: name, contentType: 'image/png' }));
+      expect(res.statusCode, res.body).toBe(201);
+      return data(res) as { _id: string; url: string; thumbUrl: string };
+    };
+    const served = async ({ url, thumbUrl }: { url: string; thumbUrl: string }) =>
+      Promise.all([url, thumbUrl].map(async (address) => (await test.app.inject({ method: 'GET', url: address })).statusCode));
+    const deleted = async (shot: { _id: string }) => {
+      expect((await send('ownerA', 'DELETE', `/api/cms/media/${cast.site.A}/media/${shot._id}`, undefined, 1)).statusCode).toBe(200);
+      return (await entriesOf('ownerA')).find((one) => one.resource === 'media' && one.title === `${shot._id === terrace._id ? 'terrace' : 'garden'}.png`)!;
+    };
+
+    const terrace = await picture('terrace.png');
+    expect(await served(terrace)).toEqual([200, 200]);
+    const entry = await deleted(terrace);
+    expect(await served(terrace)).toEqual([200, 200]);
+    expect((await send('ownerA', 'POST', `${binOf()}/${entry._id}/restore`, {})).statusCode).toBe(200);
+    expect(await served(data(await send('ownerA', 'GET', `/api/cms/media/${cast.site.A}/media/${terrace._id}`)) as typeof terrace)).toEqual([200, 200]);
+
+    const again = await deleted(terrace);
+    expect((await send('ownerA', 'DELETE', `${binOf()}/${again._id}`, undefined, 1)).statusCode).toBe(200);
+    // Removed once the purge is committed, after its answer.
+    await expect.poll(() => served(terrace)).toEqual([404, 404]);
+
+    const garden = await picture('garden.png');
+    const kept = await deleted(garden);
+    await test.store.db.update(recycleBin).set({ createdAt: new Date(Date.now() - 29 * 86_400_000) }).where(eq(recycleBin.id, kept._id));
+    test.app.forgetRecords(await pruneExpired(test.store.db, new Date()));
+    expect(await served(garden)).toEqual([200, 200]);
+    await test.store.db.update(recycleBin).set({ createdAt: new Date(Date.now() - 31 * 86_400_000) }).where(eq(recycleBin.id, kept._id));
+    test.app.forgetRecords(await pruneExpired(test.store.db, new Date()));
+    await expect.poll(() => served(garden)).toEqual([404, 404]);
   });
 
   it('the admin area’s bin lists a deleted catalog record, for admins only, and restores it', async () => {

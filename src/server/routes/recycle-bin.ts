@@ -5,7 +5,7 @@ import { allows, isAdmin } from '../../contract/permissions';
 import { adminRecycleBin, recycleBin, recycleBinMessages, restoreFromAdminRecycleBin, restoreFromRecycleBin } from '../../contract/resources/recycle-bin';
 import { registerAction } from '../action';
 import type { ServerContext } from '../context';
-import { registerResource, restoreTransaction, type ResourceContext, type ResourceHooks } from '../crud';
+import { dropFilesOfRecords, registerResource, restoreTransaction, type ResourceContext, type ResourceHooks } from '../crud';
 import { HttpError } from '../http/errors';
 import { isUuid } from '../http/ids';
 import { ok } from '../http/reply';
@@ -36,13 +36,17 @@ export async function recycleBinRoutes(app: FastifyInstance, ctx: ServerContext)
     return inArray(binTable.resource, names);
   }
 
-  /** Purged at once: only by whoever may delete what it was; its records go with it (the delete's revisions). */
+  /** Purged at once: only by whoever may delete what it was; its records go with it (the delete's revisions), and their files. */
   const purge: ResourceHooks['afterDelete'] = async (row, { tx, request }) => {
     const bin = row as unknown as BinRow;
     // What the caller may not even list is unknown to them, as its read answers.
     if (!may(request, 'list', bin.resource)) throw new HttpError(404, messages.notFound);
     if (!may(request, 'delete', bin.resource)) throw new HttpError(403, messages.forbidden);
-    await tx.delete(revisions).where(and(eq(revisions.tx, bin.tx), eq(revisions.action, 'delete')));
+    const gone = await tx
+      .delete(revisions)
+      .where(and(eq(revisions.tx, bin.tx), eq(revisions.action, 'delete')))
+      .returning({ tableName: revisions.tableName, values: revisions.values });
+    dropFilesOfRecords(ctx.entries, gone, request.log);
   };
 
   registerResource(app, ctx, recycleBin, binTable, { narrow: visible, afterDelete: purge });

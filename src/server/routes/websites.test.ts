@@ -95,12 +95,20 @@ describe.each(storeKinds)('websites, partners and API keys (%s)', (kind) => {
       expect(preview.statusCode).toBe(200);
       const previewUrl = data(preview).previewUrl as string;
       expect((await test.app.inject({ url: previewUrl })).statusCode).toBe(200);
+      const photo = await send('ownerA', 'POST', `/api/cms/media/${site._id}/upload`, multipartFile({ data: await png(), filename: 'shop.png', contentType: 'image/png' }));
+      expect(photo.statusCode, photo.body).toBe(201);
+      const photoUrl = data(photo).url as string;
 
       expect((await send('ownerA', 'DELETE', `/api/websites/${site._id}`, undefined, 3)).statusCode).toBe(200);
       expect((await send('ownerA', 'GET', `/api/websites/${site._id}`)).statusCode).toBe(404);
       expect(await stored(site._id)).toBeUndefined();
-      // Its preview went with it.
-      expect((await test.app.inject({ url: previewUrl })).statusCode).toBe(404);
+      // Its preview and its media library wait with it in the recycle bin, and go when it is purged from there.
+      expect((await test.app.inject({ url: previewUrl })).statusCode).toBe(200);
+      expect((await test.app.inject({ url: photoUrl })).statusCode).toBe(200);
+      const entry = (data(await send('admin', 'GET', '/api/recycle-bin?limit=100')) as unknown as { _id: string; resource: string }[]).find((one) => one.resource === 'websites')!;
+      expect((await send('admin', 'DELETE', `/api/recycle-bin/${entry._id}`, undefined, 1)).statusCode).toBe(200);
+      await expect.poll(async () => (await test.app.inject({ url: previewUrl })).statusCode).toBe(404);
+      await expect.poll(async () => (await test.app.inject({ url: photoUrl })).statusCode).toBe(404);
     });
 
     it('lets an admin name owner, partner and status, see every website and one client’s', async () => {

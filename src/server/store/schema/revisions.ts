@@ -29,7 +29,7 @@ export const revisions = pgTable(
     device: text('device').notNull().default(''),
     changed: text('changed').array().notNull().default(sql`'{}'`),
     previous: jsonb('previous'),
-    values: jsonb('values').notNull(),
+    values: jsonb('values').$type<Record<string, unknown>>().notNull(),
     /** Changes of one transaction share it: a menu's delete and its items' cascaded ones. */
     tx: bigint('tx', { mode: 'number' }).notNull().default(sql`txid_current()`),
     // The moment of the statement, not of its transaction: the changes of one transaction keep their order.
