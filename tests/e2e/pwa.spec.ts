@@ -92,8 +92,15 @@ test('opened again, the app starts from the precache without waiting on the netw
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
     await expect(page.getByRole('link', { name })).toBeVisible();
     await expect(page.getByText(/Offline — showing data as of/)).toBeVisible();
-    await page.close();
+    // A record opened offline: this device's copy with its age; back online, the server's, and no note.
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit category' });
+    await expect(edit.getByLabel('Name')).toHaveValue(name);
+    await expect(edit.getByText(/Offline — showing data as of/)).toBeVisible();
     await profile.setOffline(false);
+    await expect(edit.getByText(/Offline — showing data as of/)).toHaveCount(0);
+    await expect(page.getByText(/Offline — showing data as of/)).toHaveCount(0);
+    await page.close();
   });
 
   await test.step('with a server that never answers: the same, without waiting for it', async () => {
