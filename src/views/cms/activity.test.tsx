@@ -30,6 +30,7 @@ const change = (fields: Record<string, unknown>) =>
 const seed = () => ({
   activity: [
     change({ id: 'r3', createdAt: '2026-11-20T15:30:00Z', actorId: PAULA, actorName: 'Paula Partner', changes: [{ field: 'price', before: 950, after: 990 }, { field: 'menu_internal', before: 'x', after: 'y' }] }),
+    change({ id: 'r4', createdAt: '2026-11-20T12:00:00Z', actorId: ANNA, actorName: 'Anna Owner', title: 'Rösti', changes: [{ field: 'price', before: 1800, after: 1950 }], values: { name: 'Rösti', currency: 'CHF' } }),
     change({ id: 'r2', createdAt: '2026-11-19T09:00:00Z', actorId: ANNA, actorName: 'Anna Owner', changes: [{ field: 'available', before: true, after: false }] }),
     change({ id: 'r1', createdAt: '2026-11-18T08:00:00Z', actorId: ANNA, actorName: 'Anna Owner', action: 'create' }),
   ],
@@ -67,7 +68,9 @@ describe('the activity log', () => {
     expect(cells).toEqual(expect.arrayContaining(['Paula Partner · Chrome · Android', 'Changed', 'Gastronomy menus', 'Pizza Margherita']));
     // A price in euros, yes and no in words; a column no screen shows is not named at all.
     await waitFor(() => expect(within(partner).getByText('Price: €9.50 → €9.90')).toBeDefined());
-    expect(within(screen.getByRole('row', { name: /Anna Owner.*Changed/ })).getByText('Available: Yes → No')).toBeDefined();
+    expect(within(screen.getByRole('row', { name: /Anna Owner.*Changed.*Pizza Margherita/ })).getByText('Available: Yes → No')).toBeDefined();
+    // A record in another currency: its own, not euros.
+    expect(within(screen.getByRole('row', { name: /Rösti/ })).getByText('Price: CHF 18.00 → CHF 19.50')).toBeDefined();
     expect(screen.getByRole('row', { name: /Created/ })).toBeDefined();
     const shown = document.body.textContent ?? '';
     for (const hidden of [PAULA, ANNA, DISH, 'gastroItems', 'menu_internal', '990', 'gastro ']) expect(shown).not.toContain(hidden);

@@ -43,8 +43,9 @@ export function useChangeTexts(columns: readonly Column[], rows: readonly Row[] 
   return useCallback(
     (column: Column, row: Row) => {
       const fields = fieldsOf(screenOf, column, row);
-      // A log names no currency beside its amounts: the product's prices are in euros.
-      const words = { i18n, name, currency: 'EUR' };
+      // Amounts in the record's own currency, as the change left it (a log row's `values`); euros where it names none.
+      const kept = row.values as Record<string, unknown> | undefined;
+      const words = { i18n, name, currency: typeof kept?.currency === 'string' && kept.currency !== '' ? kept.currency : 'EUR' };
       return describedChanges(changesOf(row, column), fields, words)
         .map(({ change, label, before, after }) => (change.secret ? `${label}: ${i18n._(changedSecret)}` : `${label}: ${before} → ${after}`))
         .join('; ');
