@@ -1,3 +1,5 @@
+import { DEFAULT_CURRENCY } from '../contract/resources/services';
+
 /**
  * Intl formatters, made once per locale and options: making one loads locale data and costs
  * milliseconds (tens on a slow phone), so a table must not make one per render.
@@ -32,6 +34,12 @@ export function languageName(code: string, locale: string): string {
   } catch {
     return code;
   }
+}
+
+/** The currency the first of these records names (a form's values, then the server's copy…); euros where none does. */
+export function currencyOf(...records: (Readonly<Record<string, unknown>> | null | undefined)[]): string {
+  for (const record of records) if (typeof record?.currency === 'string' && record.currency !== '') return record.currency;
+  return DEFAULT_CURRENCY;
 }
 
 /** An amount of money kept in cents (never a float on the wire), as the locale writes it: "49,00 €". */

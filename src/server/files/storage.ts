@@ -65,11 +65,11 @@ export function diskStorage(root: string): FileStorage {
   };
 }
 
-/** Where the API serves a stored file (routes/files.ts). */
 /** Removes files nothing refers to any more; one that stays behind is only space, so a failure is logged, not answered. */
 export async function removeFiles(files: FileStorage, keys: readonly string[], log: FastifyBaseLogger): Promise<void> {
   const results = await Promise.allSettled(keys.map((key) => files.remove(key)));
   for (const result of results) if (result.status === 'rejected') log.warn({ err: result.reason }, 'a stored file could not be removed');
 }
 
+/** Where the API serves a stored file (routes/files.ts). */
 export const fileUrl = (key: string | null | undefined): string | null => (key ? `/api/files/${key}` : null);

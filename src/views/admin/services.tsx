@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { formatMoney } from '../../components/intl-formats';
+import { currencyOf, formatMoney } from '../../components/intl-formats';
 import type { Prices } from '../../contract/resources/services';
 import { services } from '../../contract/resources/services';
 import type { Row } from '../../db/resource-store';
@@ -21,7 +21,7 @@ export const serviceTypeChoices: readonly Choice[] = [
 /** The standard price, as the interface language writes money. */
 const standardPrice = (row: Row) => {
   const prices = row.prices as Prices | undefined;
-  return prices ? formatMoney(prices.standard, String(row.currency ?? 'EUR'), i18n.locale) : '';
+  return prices ? formatMoney(prices.standard, currencyOf(row), i18n.locale) : '';
 };
 
 export const servicesScreen = {

@@ -13,7 +13,7 @@ import type { PageProps } from '../page';
 import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
-import { formatMoney } from '../../components/intl-formats';
+import { currencyOf, formatMoney } from '../../components/intl-formats';
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from '../../contract/languages';
 import { messages } from '../../contract/messages';
 import { allows } from '../../contract/permissions';
@@ -33,7 +33,7 @@ import { useHeldList } from '../resource/use-held-list';
 import { useRefreshOnSync } from '../resource/use-list-page';
 import { useBoundResources } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
-import { useLiveRecord } from '../resource/use-live-record';
+import { readAgain, useLiveRecord } from '../resource/use-live-record';
 import { allergenName, legendQuery } from './gastro-allergens';
 import { QuickEdit } from './gastro-quick-edit';
 import styles from './gastro.module.css';
@@ -186,7 +186,7 @@ export function GastroMenuView({ title }: PageProps) {
   useLiveRecord(menuActor);
   const menu = useSelector(menuActor, (snapshot) => snapshot.context.loaded);
   const menuError = useSelector(menuActor, (snapshot) => snapshot.context.loadError);
-  const reloadMenu = useCallback(() => menuActor.send({ type: menuError ? 'record.reload' : 'record.refresh' }), [menuActor, menuError]);
+  const reloadMenu = useCallback(() => readAgain(menuActor), [menuActor]);
   useEffect(() => {
     window.addEventListener(SYNCED_EVENT, reloadMenu);
     return () => window.removeEventListener(SYNCED_EVENT, reloadMenu);
@@ -372,7 +372,7 @@ function Dish({ row, language, letters, unavailable, onOpen }: DishProps) {
   const nameId = useId();
   const detailsId = useId();
   const available = row.available !== false;
-  const price = typeof row.price === 'number' ? formatMoney(row.price, String(row.currency ?? 'EUR'), language) : '';
+  const price = typeof row.price === 'number' ? formatMoney(row.price, currencyOf(row), language) : '';
   const content: ReactNode = (
     <>
       <span className={styles.dishHead}>

@@ -1,3 +1,4 @@
+import { currencyOf } from '../../components/intl-formats';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Pencil } from 'lucide-react';
@@ -85,7 +86,7 @@ function QuickEditor({ item, resource, editHref, onDone }: Omit<QuickEditProps, 
 
   const values = loading ? item : context.values;
   const locked = loading || saving || conflict || done;
-  const currency = String(item.currency ?? 'EUR');
+  const currency = currencyOf(item);
   const change = (name: string, value: unknown) => actor.send({ type: 'field.change', name, value });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import type { I18n } from '@lingui/core';
-import { dateFormat, dateTimeFormat, formatMoney, languageName } from '../../components/intl-formats';
+import { dateFormat, dateTimeFormat, formatMoney, currencyOf, languageName } from '../../components/intl-formats';
 import type { Row } from '../../db/resource-store';
 import type { Column } from './screen';
 import type { OptionLists } from './use-option-lists';
@@ -36,7 +36,7 @@ export function cellText(column: Column, row: Row, options: OptionLists, i18n: I
       return choice ? i18n._(choice.label) : String(value ?? '');
     }
     case 'money':
-      return typeof value === 'number' ? formatMoney(value, String(row.currency ?? 'EUR'), i18n.locale) : '';
+      return typeof value === 'number' ? formatMoney(value, currencyOf(row), i18n.locale) : '';
     case 'image':
       return '';
     default:

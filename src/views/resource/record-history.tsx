@@ -5,7 +5,7 @@ import { useParams } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { useSession } from '../../api/session';
 import { Button } from '../../components/form/button';
-import { dateTimeFormat } from '../../components/intl-formats';
+import { currencyOf, dateTimeFormat } from '../../components/intl-formats';
 import { Pagination } from '../../components/pagination';
 import type { Changes, RevisionAction } from '../../contract/history';
 import { allows, isAdmin } from '../../contract/permissions';
@@ -70,7 +70,7 @@ function HistoryPage({ log, id, page, onPage, actor, fields, options }: RecordHi
   const { page: read, problem } = useListPage(log, { recordId: id, page, limit: PAGE_SIZE });
   const resource = useSelector(actor, (snapshot) => snapshot.context.resource);
   const busy = useSelector(actor, (snapshot) => snapshot.matches('saving') || snapshot.status === 'done');
-  const currency = useSelector(actor, (snapshot) => String(snapshot.context.values.currency ?? 'EUR'));
+  const currency = useSelector(actor, (snapshot) => currencyOf(snapshot.context.values));
   const rows = read?.items ?? [];
   const name = useValueNames([{ fields, values: rows.flatMap((row) => changes(row).flatMap((change) => [asValues(change.field, change.before), asValues(change.field, change.after)])) }], options);
   const words: ValueWords = { i18n, name, currency };

@@ -22,7 +22,7 @@ import { optionSources, type ResourceScreen } from './screen';
 import { useOptionLists } from './use-option-lists';
 import { useResourceStore } from './store-context';
 import { useBoundResource } from './use-bound-resource';
-import { useLiveRecord } from './use-live-record';
+import { readAgain, useLiveRecord } from './use-live-record';
 import { Loading } from './loading';
 
 interface ResourceRecordPageProps {
@@ -53,7 +53,7 @@ export function ResourceRecordPage({ screen, id, back, edit, renderLead, childre
   const cachedAt = useSelector(actor, (snapshot) => (snapshot.matches({ editing: { refresh: 'offline' } }) ? snapshot.context.cachedAt : null));
   const error = useSelector(actor, (snapshot) => snapshot.context.loadError);
   const loading = useSelector(actor, (snapshot) => snapshot.matches('loading'));
-  const reload = useCallback(() => actor.send({ type: error ? 'record.reload' : 'record.refresh' }), [actor, error]);
+  const reload = useCallback(() => readAgain(actor), [actor]);
   useEffect(() => {
     window.addEventListener(SYNCED_EVENT, reload);
     return () => window.removeEventListener(SYNCED_EVENT, reload);

@@ -269,6 +269,15 @@ describe('ResourceFormPage', () => {
     await waitFor(() => expect((screen.getByLabelText('Code') as HTMLInputElement).value).toBe('en'));
   });
 
+  it('loads a record this device never had once it is back online, without a tap', async () => {
+    const { store, spies } = fakeStore(seed());
+    spies.fetchRecord.mockRejectedValueOnce(new ApiError('Network error or server unavailable', 0));
+    renderResourceScreen(<ResourceFormPage screen={languagesScreen} title={msg`Edit language`} id={ENGLISH} />, store, { path: `/languages/edit/${ENGLISH}` });
+    await screen.findByRole('alert');
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect((screen.getByLabelText('Code') as HTMLInputElement).value).toBe('en'));
+  });
+
   it('asks before following a link away from unsaved changes', async () => {
     const { store } = fakeStore(seed());
     const { path } = renderResourceScreen(<ResourceFormPage screen={languagesScreen} title={msg`New language`} id={null} />, store, { path: '/languages/new' });

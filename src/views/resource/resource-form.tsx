@@ -1,3 +1,4 @@
+import { currencyOf } from '../../components/intl-formats';
 import { useScreenRoutes } from './use-screen-routes';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -219,7 +220,7 @@ export function ConflictAlert({ actor, fields, options }: ConflictAlertProps) {
   const compared = fields ?? known?.fields.filter((spec) => spec.name in values) ?? [];
   const differing = theirs ? compared.filter((spec) => !sameValue(theirs[spec.name], values[spec.name])) : [];
   const name = useValueNames([{ fields: differing, values: [theirs, values] }], options);
-  const words = { i18n, name, currency: String(values.currency ?? theirs?.currency ?? loaded?.currency ?? 'EUR') };
+  const words = { i18n, name, currency: currencyOf(values, theirs, loaded) };
   return (
     <section className={styles.conflict} role="alert" aria-labelledby={titleId}>
       <h3 id={titleId} className={styles.conflictTitle}>

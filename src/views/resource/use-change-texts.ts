@@ -1,3 +1,4 @@
+import { currencyOf } from '../../components/intl-formats';
 import { useLingui } from '@lingui/react';
 import { msg } from '@lingui/core/macro';
 import { useCallback } from 'react';
@@ -44,8 +45,7 @@ export function useChangeTexts(columns: readonly Column[], rows: readonly Row[] 
     (column: Column, row: Row) => {
       const fields = fieldsOf(screenOf, column, row);
       // Amounts in the record's own currency, as the change left it (a log row's `values`); euros where it names none.
-      const kept = row.values as Record<string, unknown> | undefined;
-      const words = { i18n, name, currency: typeof kept?.currency === 'string' && kept.currency !== '' ? kept.currency : 'EUR' };
+      const words = { i18n, name, currency: currencyOf(row.values as Record<string, unknown> | undefined) };
       return describedChanges(changesOf(row, column), fields, words)
         .map(({ change, label, before, after }) => (change.secret ? `${label}: ${i18n._(changedSecret)}` : `${label}: ${before} → ${after}`))
         .join('; ');

@@ -1,3 +1,4 @@
+import { currencyOf } from '../../components/intl-formats';
 import { useLingui } from '@lingui/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback } from 'react';
@@ -64,7 +65,7 @@ export function useChangeWords(entries: readonly OutboxEntry[], { load }: { load
       const { _id: _ignored, ...mine }: Values = entry.body ?? {};
       const found = before?.get(entry.seq!);
       const theirs: Values = entry.current ?? {};
-      const words = (values: Values | undefined): ValueWords => ({ i18n, name, currency: String(values?.currency ?? found?.currency ?? 'EUR') });
+      const words = (values: Values | undefined): ValueWords => ({ i18n, name, currency: currencyOf(values, found) });
       const text = (field: Field, values: Values | undefined) => fieldText(field, values?.[field.name], words(values)) || '—';
       const set = entry.kind === 'reorder' ? [] : fields.filter((field) => field.name in mine);
       const item = known ? i18n._(known.resource.label.one) : entry.label.item;
