@@ -69,13 +69,18 @@ test('opened again, the app starts from the precache without waiting on the netw
 
   await test.step('the last list painted from this device before the app’s code runs, inert, and gone once the app shows it', async () => {
     const page = await profile.newPage();
-    // What public/snapshot.js paints is over the app only until its screen is ready: note it as it comes.
+    // What public/snapshot.js paints is over the app only until its screen is ready: note it as it
+    // comes, again at each step of its parsing (a slow parser yields in the middle of it), until it goes.
     await page.addInitScript(() => {
+      let seen = false;
       new MutationObserver((_, observer) => {
         const early = document.getElementById('snapshot');
-        if (!early) return;
+        if (!early) {
+          if (seen) observer.disconnect();
+          return;
+        }
+        seen = true;
         Object.assign(window, { early: { text: early.textContent, inert: early.inert, hidden: early.getAttribute('aria-hidden') } });
-        observer.disconnect();
       }).observe(document, { childList: true, subtree: true });
     });
     await page.goto('/websites/categories');

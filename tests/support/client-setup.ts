@@ -2,7 +2,7 @@
 import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 // Files share their worker's packages (React, Dexie, happy-dom load once), but each evaluates our
 // own modules afresh: a module's state (the toasts, a machine's actor) is never an earlier file's.
@@ -26,6 +26,38 @@ beforeAll(async () => {
         }),
     ),
   );
+});
+
+// A timer an earlier file left running (the sync's retry a few seconds after a drain found the
+// connection gone) would fire into the next file's device and send its outbox: each file's timers
+// end with the file.
+type Timeout = ReturnType<typeof setTimeout>;
+type Handler = (...args: unknown[]) => void;
+const timers = globalThis as unknown as {
+  setTimeout: (handler: Handler, ms?: number, ...args: unknown[]) => Timeout;
+  clearTimeout: (id?: Timeout) => void;
+  /** Set once per worker, since files share it: the timers not yet run or cleared. */
+  pendingTimers?: Set<Timeout>;
+};
+if (!timers.pendingTimers) {
+  const pending = new Set<Timeout>();
+  const { setTimeout: set, clearTimeout: clear } = timers;
+  timers.setTimeout = (handler, ms, ...args) => {
+    const id = set(() => {
+      pending.delete(id);
+      handler(...args);
+    }, ms);
+    pending.add(id);
+    return id;
+  };
+  timers.clearTimeout = (id) => {
+    if (id !== undefined) pending.delete(id);
+    clear(id);
+  };
+  timers.pendingTimers = pending;
+}
+afterAll(() => {
+  for (const id of timers.pendingTimers!) timers.clearTimeout(id);
 });
 
 // findBy and waitFor wait 1 s by default. A read of this device's data goes through fake-indexeddb,
