@@ -116,6 +116,28 @@ describe('the menu view', () => {
     expect(within(legend).getByText('Glutenhaltiges Getreide')).toBeDefined();
   });
 
+  it('shows the dishes once what would move them is there: no dish to tap before its category heading comes', async () => {
+    const { store, spies } = fakeStore(seed(menu()));
+    const list = spies.fetchList.getMockImplementation()!;
+    const categories: { answer?: () => void } = {};
+    const categoriesAnswered = new Promise<void>((resolve) => (categories.answer = resolve));
+    spies.fetchList.mockImplementation(async (resource, query) => {
+      if (resource.name === gastroCategories.name) await categoriesAnswered;
+      return list(resource, query);
+    });
+    open(store);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Summer menu' })).toBeDefined();
+    await waitFor(() => expect(spies.fetchList).toHaveBeenCalledWith(expect.objectContaining({ name: gastroItems.name }), expect.anything()));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('button', { name: 'Schnitzel' })).toBeNull();
+    expect(screen.getByText('Loading…')).toBeDefined();
+
+    categories.answer!();
+    expect(await screen.findByRole('button', { name: 'Schnitzel' })).toBeDefined();
+    expect(screen.getByRole('heading', { level: 2, name: 'Mains' })).toBeDefined();
+  });
+
   it('changes a dish’s availability in two taps, through the store, and shows it at once', async () => {
     const { store, spies } = fakeStore(seed(menu()));
     open(store);

@@ -202,8 +202,13 @@ export function GastroMenuView({ title }: PageProps) {
   const itemsFailed = useSelector(itemsActor, (snapshot) => snapshot.matches({ data: 'failed' }));
   const itemsError = useSelector(itemsActor, (snapshot) => snapshot.context.error);
   // Every category and allergen this device holds, so one made offline heads its dishes at once.
-  const categoryRows = useHeldList(categories, {})?.items;
-  const legend = useHeldList(allergens, legendQuery(allergens))?.items;
+  const heldCategories = useHeldList(categories, {});
+  const heldLegend = useHeldList(allergens, legendQuery(allergens));
+  const categoryRows = heldCategories.page?.items;
+  const legend = heldLegend.page?.items;
+  // The dishes wait for what would move them once shown (the menu's description, the category
+  // headings between them, their allergen letters): a finger about to tap one never gets another.
+  const standing = (menu !== null || menuError !== null) && heldCategories.settled && heldLegend.settled;
 
   // A dish saved from the sheet shows at once, without reading 2,000 dishes again; the next page read has it anyway.
   const [patched, setPatched] = useState<{ page: ListPage<Row> | null; rows: ReadonlyMap<string, Row> }>({ page: null, rows: new Map() });
@@ -216,7 +221,7 @@ export function GastroMenuView({ title }: PageProps) {
   const language = String(menu?.language ?? i18n.locale);
   const printed = usePrintedWords(language);
   const more = printed._(msg`More dishes`);
-  const lines = useMemo(() => menuLines(dishes, categoryRows ?? [], more), [dishes, categoryRows, more]);
+  const lines = useMemo(() => (standing ? menuLines(dishes, categoryRows ?? [], more) : []), [standing, dishes, categoryRows, more]);
   const byId = useMemo(() => new Map((legend ?? []).map((row) => [row.id, row])), [legend]);
   const lettered = (legend ?? []).filter((row) => typeof row.identifier === 'string' && row.identifier !== '');
 
@@ -288,10 +293,10 @@ export function GastroMenuView({ title }: PageProps) {
           {name}
         </h1>
         {menu?.description ? <p className={styles.menuDescription}>{String(menu.description)}</p> : null}
-        {!page && !itemsFailed && (
+        {(!page || !standing) && !itemsFailed && (
           <Loading className={styles.screenOnly} />
         )}
-        {page && lines.length === 0 && (
+        {page && standing && lines.length === 0 && (
           <p className={`${resourceStyles.muted} ${styles.screenOnly}`}>
             <Trans>No dishes yet.</Trans>
           </p>
