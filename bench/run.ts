@@ -124,9 +124,11 @@ await section(`list endpoint at 100,000 rows (search, sort, page, count): ${seco
 
 await section(`delivery API, the demo restaurant on PostgreSQL, with its key: ${seconds} s rounds at 16 connections`, ['delivery API'], async () => {
   const reads = await benchDelivery({ seconds });
-  return reads.flatMap(({ what, ours, bare, unchanged }): Figure[] => [
+  return reads.flatMap(({ what, ours, bare, unchanged, bare304 }): Figure[] => [
     { name: `delivery API ${what}, throughput (floor: bare Fastify + pg)`, unit: 'req/s', ours: ours.perSecond, floor: bare.perSecond, target: { ratioAtLeast: 0.9 } },
     { name: `delivery API ${what} unchanged, 304 throughput (floor: its 200)`, unit: 'req/s', ours: unchanged.perSecond, floor: ours.perSecond, target: { ratioAtLeast: 5 } },
+    // What bounds the line above: a fast 200 times five is more than this machine answers at all.
+    { name: `delivery API ${what} unchanged, 304 throughput (floor: a bare 304)`, unit: 'req/s', ours: unchanged.perSecond, floor: bare304.perSecond, target: { ratioAtLeast: 0.9 } },
   ]);
 });
 
@@ -214,7 +216,7 @@ writeMarkdown(join(import.meta.dirname, '../docs/benchmarks.md'), figures, {
     'Bytes: JS and CSS response bodies as transferred (encodedBodySize), everything the page fetched until the network was idle; "all routes" is every JS and CSS file of the build as brotli.',
     'Load: a closed-loop generator of 16 keep-alive connections (bench/load.ts) in a process of its own, so its cost is not added to the server it measures.',
     'List endpoint: 100,000 categories on PostgreSQL; five query shapes in rotation; ours against a bare Fastify + pg handler running the same SQL (bench/list.ts).',
-    'Delivery API: the demo restaurant of a first start on PostgreSQL (a food menu of 12 dishes, 3 published pages), read with its key; ours against a bare Fastify + pg handler that looks the key up and reads the same rows, and ours again with the ETag of its last answer in If-None-Match (bench/delivery.ts).',
+    'Delivery API: the demo restaurant of a first start on PostgreSQL (a food menu of 12 dishes, 3 published pages), read with its key; ours against a bare Fastify + pg handler that looks the key up and reads the same rows, and ours again with the ETag of its last answer in If-None-Match, against its own 200 and against the bare server\'s 304 that reads nothing but the key (once, then from memory): the most this machine and the load generator answer at all (bench/delivery.ts).',
     'Server: `npm start`\'s command without npm, restarted on an initialized store (the first start runs once before, unmeasured); ready = /api/health answers 200; RSS read from /proc 3 s later. Floor: Fastify + pg in plain JavaScript (bench/floor/server.js).',
     'History: 2 × 6 alternating rounds of 200 sequential PUTs of one dish\'s price over HTTP, as its owner; the floor is the same request with the table\'s revision trigger disabled (the actor still set in the transaction), so the ratio is what writing the revision costs; then the dish\'s history (the website\'s activity filtered to it, first page of 10) read 200 times alternately with the first page of its menu\'s dishes, made as many as its revisions (bench/revisions.ts).',
     'Outbox: 1,000 creates queued offline and replayed by the drain the service worker runs (IndexedDB is fake-indexeddb in Node), against the same creates sent directly.',
