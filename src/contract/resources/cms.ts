@@ -117,7 +117,7 @@ export const posts = defineResource({
     /** When it was (or will be) published; a post published without one gets the moment it was. */
     publishedAt: z._default(z.nullable(z.iso.datetime({ offset: true })), null),
   },
-  computed: { coverUrl: z.optional(z.nullable(z.string())) },
+  computed: { coverThumbUrl: z.optional(z.nullable(z.string())) },
   filters: { status: ContentStatus },
   // Spec §7 names the category filter `category`.
   queryOptions: { category: z.uuid() },
@@ -155,7 +155,7 @@ export const heroSlides = defineResource({
   paths: { list: '/api/cms/hero-sliders/:websiteId/:sliderId/slides', item: '/api/cms/hero-sliders/:websiteId/:sliderId/slides/:slideId' },
   title: 'title',
   fields: { title: Title, subtitle: text(300), mediaId: Reference, buttonLabel: text(60), buttonUrl: LinkUrl },
-  computed: { id: z.uuid(), sliderId: z.uuid(), position: z.int(), imageUrl: z.optional(z.nullable(z.string())) },
+  computed: { id: z.uuid(), sliderId: z.uuid(), position: z.int(), thumbUrl: z.optional(z.nullable(z.string())) },
   filters: {},
   search: ['title'],
   sort: ['position'],
@@ -188,7 +188,7 @@ export const gallerySlides = defineResource({
   },
   title: 'caption',
   fields: { mediaId: z.uuid(required), caption: text(300) },
-  computed: { id: z.uuid(), sliderId: z.uuid(), position: z.int(), imageUrl: z.optional(z.nullable(z.string())) },
+  computed: { id: z.uuid(), sliderId: z.uuid(), position: z.int(), thumbUrl: z.optional(z.nullable(z.string())) },
   filters: {},
   search: ['caption'],
   sort: ['position'],
@@ -276,7 +276,7 @@ export const seo = defineResource({
     sitemap: z._default(z.boolean(), true),
     isActive: z._default(z.boolean(), true),
   },
-  computed: { ogImageUrl: z.optional(z.nullable(z.string())) },
+  computed: { ogImageThumbUrl: z.optional(z.nullable(z.string())) },
   // The list of every reachable website's settings (spec §7 `GET /api/seo`) filters by it.
   filters: { isActive: z.stringbool() },
   search: [],

@@ -117,7 +117,7 @@ export const gastroItems = defineResource({
     available: z._default(z.boolean(), true),
     mediaId: Reference,
   },
-  computed: { id: z.uuid(), menuId: z.uuid(), position: z.int(), imageUrl: z.optional(z.nullable(z.string())) },
+  computed: { id: z.uuid(), menuId: z.uuid(), position: z.int(), thumbUrl: z.optional(z.nullable(z.string())) },
   filters: { categoryId: z.uuid(), available: z.stringbool() },
   search: ['name', 'description'],
   sort: ['position', 'name', 'price', 'updatedAt'],

@@ -30,7 +30,7 @@ async function checkAllergens(values: Values, { tx, request }: HookContext): Pro
 
 /** A dish (spec §7 Gastro menus): its picture from the library, its allergens of the website. */
 export const gastroItemHooks: ResourceHooks = composeHooks(
-  mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }),
+  mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'thumbUrl' }),
   { beforeCreate: checkAllergens, beforeUpdate: checkAllergens },
 );
 

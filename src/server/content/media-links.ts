@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { HookContext, ResourceHooks } from '../crud';
 import { fileUrl } from '../files/storage';
 import { media } from '../store/schema';
@@ -6,11 +6,12 @@ import { media } from '../store/schema';
 type Values = Record<string, unknown>;
 
 /**
- * A record that shows a picture of the media library (a slide, a post's cover, the Open Graph
- * image): the picture's storage key is copied beside its id when the id is written, so a page of
- * such records is answered with the URLs and no join; deleting the picture clears both (the
- * migration's SET NULL names the two columns). Files are never replaced under a key, so the copy
- * cannot go stale.
+ * A record that shows a picture of the media library (a dish, a slide, a post's cover, the Open
+ * Graph image): the key of the picture's thumbnail (of the picture itself where it has none: a
+ * small one, an SVG) is copied beside its id when the id is written, so a page of such records is
+ * answered with the URLs and no join, and a list on a phone loads small files, not the photos;
+ * deleting the picture clears both (the migration's SET NULL names the two columns). Files are
+ * never replaced under a key, so the copy cannot go stale.
  */
 export function mediaLink({ idField, keyColumn, urlField }: { idField: string; keyColumn: string; urlField: string }): ResourceHooks {
   async function withKey(values: Values, { tx, request }: HookContext): Promise<Values> {
@@ -18,7 +19,7 @@ export function mediaLink({ idField, keyColumn, urlField }: { idField: string; k
     const id = values[idField];
     if (typeof id !== 'string') return { ...values, [keyColumn]: null };
     const [found] = await tx
-      .select({ key: media.storageKey })
+      .select({ key: sql<string>`coalesce(${media.thumbKey}, ${media.storageKey})` })
       .from(media)
       .where(and(eq(media.id, id), eq(media.websiteId, request.website!.id)));
     // An id of no picture of this website: the composite key refuses it as a field error.

@@ -41,7 +41,7 @@ export function postHooks(clock: () => Date): ResourceHooks {
     derivedSlug({ entry: postEntry, table: posts, from: 'title', fallback: 'post' }),
     richTextFields('content'),
     publishedAtHooks(clock),
-    mediaLink({ idField: 'coverMediaId', keyColumn: 'coverKey', urlField: 'coverUrl' }),
+    mediaLink({ idField: 'coverMediaId', keyColumn: 'coverKey', urlField: 'coverThumbUrl' }),
     {
       narrow(request) {
         const { category } = request.query as { category?: string };

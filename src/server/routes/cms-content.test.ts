@@ -170,14 +170,14 @@ describe.each(storeKinds)('pages, posts and post categories (%s)', (kind) => {
   });
 
   describe('posts', () => {
-    it('are made, read, changed and deleted, with their cover’s URL and sanitized content', async () => {
+    it('are made, read, changed and deleted, with their cover’s thumbnail and sanitized content', async () => {
       const cover = await picture(cast.site.A);
       const post = await made(postsOf(cast.site.A), { title: 'Summer menu', excerpt: 'Fresh', content: XSS, coverMediaId: cover.id });
-      expect(post).toMatchObject({ slug: 'summer-menu', status: 'draft', publishedAt: null, content: XSS_CLEAN, coverMediaId: cover.id, coverUrl: `/api/files/${cover.storageKey}` });
+      expect(post).toMatchObject({ slug: 'summer-menu', status: 'draft', publishedAt: null, content: XSS_CLEAN, coverMediaId: cover.id, coverThumbUrl: `/api/files/${cover.thumbKey}` });
       const item = `${postsOf(cast.site.A)}/${post._id}`;
-      expect(data(await send('ownerA', 'GET', item))).toMatchObject({ _id: post._id, coverUrl: `/api/files/${cover.storageKey}` });
+      expect(data(await send('ownerA', 'GET', item))).toMatchObject({ _id: post._id, coverThumbUrl: `/api/files/${cover.thumbKey}` });
       const changed = await send('ownerA', 'PUT', item, { coverMediaId: null, content: '<h2 style="color:red">Menu</h2>' }, post.version);
-      expect(data(changed)).toMatchObject({ coverMediaId: null, coverUrl: null, content: '<h2>Menu</h2>' });
+      expect(data(changed)).toMatchObject({ coverMediaId: null, coverThumbUrl: null, content: '<h2>Menu</h2>' });
       expect((await send('ownerA', 'DELETE', item, undefined, 2)).statusCode).toBe(200);
       expect((await send('ownerA', 'GET', item)).statusCode).toBe(404);
     });

@@ -36,7 +36,7 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
   const picture = async (websiteId: string) => {
     const [row] = await test.store.db
       .insert(media)
-      .values({ websiteId, fileName: 'p.webp', mimetype: 'image/webp', size: 10, storageKey: `images/${uuidv7()}.webp` })
+      .values({ websiteId, fileName: 'p.webp', mimetype: 'image/webp', size: 10, storageKey: `images/${uuidv7()}.webp`, thumbKey: `images/${uuidv7()}.webp` })
       .returning();
     return row!;
   };
@@ -118,7 +118,7 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
       const base = `/api/cms/gallery-sliders/${cast.site.A}/gallery-sliders/${slider._id}`;
       const shot = await picture(cast.site.A);
       const slide = await made(`${base}/slides`, { mediaId: shot.id, caption: 'Terrace' });
-      expect(slide).toMatchObject({ imageUrl: `/api/files/${shot.storageKey}`, position: 0, sliderId: slider._id });
+      expect(slide).toMatchObject({ thumbUrl: `/api/files/${shot.thumbKey}`, position: 0, sliderId: slider._id });
       const second = await made(`${base}/slides`, { mediaId: shot.id, caption: 'Hall' });
       expect((await call(owner(), 'PUT', `${base}/slide-order`, { slides: [second._id, slide._id] }, orderTag([slide._id, second._id]))).statusCode).toBe(200);
       const listed = data(await call(owner(), 'GET', `${base}/slides`)) as { caption: string }[];
@@ -137,10 +137,10 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
       const slider = await made(`/api/cms/hero-sliders/${cast.site.A}`, { name: 'Welcome' });
       const shot = await picture(cast.site.A);
       const slide = await made(`/api/cms/hero-sliders/${cast.site.A}/${slider._id}/slides`, { title: 'Hello', mediaId: shot.id });
-      expect(slide.imageUrl).toBe(`/api/files/${shot.storageKey}`);
+      expect(slide.thumbUrl).toBe(`/api/files/${shot.thumbKey}`);
       expect((await call(owner(), 'DELETE', `/api/cms/media/${cast.site.A}/media/${shot.id}`, undefined, '"1"')).statusCode).toBe(200);
       const after = data(await call(owner(), 'GET', `/api/cms/hero-sliders/${cast.site.A}/${slider._id}/slides/${slide._id}`));
-      expect(after).toMatchObject({ mediaId: null, imageUrl: null });
+      expect(after).toMatchObject({ mediaId: null, thumbUrl: null });
     });
   });
 
@@ -149,7 +149,7 @@ describe.each(storeKinds)('the CMS (%s)', (kind) => {
       expect((await call(owner(), 'GET', seoPath())).statusCode).toBe(404);
       const first = await call(owner(), 'PUT', seoPath(), { title: 'Trattoria', keywords: ['pizza', 'pasta'], robots: 'noindex, follow' });
       expect(first.statusCode).toBe(201);
-      expect(data(first)).toMatchObject({ title: 'Trattoria', keywords: ['pizza', 'pasta'], sitemap: true, isActive: true, ogImageUrl: null });
+      expect(data(first)).toMatchObject({ title: 'Trattoria', keywords: ['pizza', 'pasta'], sitemap: true, isActive: true, ogImageThumbUrl: null });
       expect((await call(cast.headers.plainA, 'GET', seoPath())).statusCode).toBe(403);
       expect((await call(cast.headers.memberA, 'GET', seoPath())).statusCode).toBe(200);
       expect((await call(cast.headers.memberB, 'GET', seoPath())).statusCode).toBe(404);

@@ -43,8 +43,14 @@ describe.each(storeKinds)('gastronomy menus (%s)', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     return data(res) as Entity[];
   };
-  const picture = async (websiteId: string) =>
-    (await test.store.db.insert(media).values({ websiteId, fileName: 'dish.webp', mimetype: 'image/webp', size: 10, storageKey: `images/${uuidv7()}.webp` }).returning())[0]!;
+  /** A picture in a website's library, with its thumbnail as an upload makes one (none for a picture small enough). */
+  const picture = async (websiteId: string, thumbnail = true) =>
+    (
+      await test.store.db
+        .insert(media)
+        .values({ websiteId, fileName: 'dish.webp', mimetype: 'image/webp', size: 10, storageKey: `images/${uuidv7()}.webp`, thumbKey: thumbnail ? `images/${uuidv7()}.webp` : null })
+        .returning()
+    )[0]!;
 
   beforeAll(async () => {
     test = await createTestApp({ kind });
@@ -126,7 +132,7 @@ describe.each(storeKinds)('gastronomy menus (%s)', (kind) => {
     it('keep a dish’s price in whole cents and its category within its own menu', async () => {
       const main = categories.find((category) => category.name === 'Mains')!;
       const dish = await made(`${BASE}/${menu._id}/items`, { name: 'Goulash', price: 1450, currency: 'eur', categoryId: main._id });
-      expect(dish).toMatchObject({ price: 1450, currency: 'EUR', categoryId: main._id, available: true, allergenIds: [], imageUrl: null });
+      expect(dish).toMatchObject({ price: 1450, currency: 'EUR', categoryId: main._id, available: true, allergenIds: [], thumbUrl: null });
       const fraction = await call(owner(), 'POST', `${BASE}/${menu._id}/items`, { name: 'Half', price: 14.5 });
       expect([fraction.statusCode, fieldOf(fraction)]).toEqual([400, 'body.price']);
       const drinks = await made(`${BASE}/${other._id}/categories`, { name: 'Wine' });
@@ -150,15 +156,21 @@ describe.each(storeKinds)('gastronomy menus (%s)', (kind) => {
       categories = categories.filter((category) => category._id !== main._id);
     });
 
-    it('show a dish’s picture from the library, cleared with the picture', async () => {
+    it('show a dish’s picture from the library by its thumbnail (the picture where it has none), cleared with the picture', async () => {
       const shot = await picture(cast.site.A);
       const dish = await made(`${BASE}/${menu._id}/items`, { name: 'Pictured', mediaId: shot.id });
-      expect(dish.imageUrl).toBe(`/api/files/${shot.storageKey}`);
+      // A list of dishes on a phone loads the small file, not the photo.
+      expect(dish.thumbUrl).toBe(`/api/files/${shot.thumbKey}`);
+      const small = await picture(cast.site.A, false);
+      const plain = await call(owner(), 'PUT', `${BASE}/items/${dish._id}`, { mediaId: small.id }, dish.version);
+      expect(data(plain)).toMatchObject({ thumbUrl: `/api/files/${small.storageKey}` });
+      const back = await call(owner(), 'PUT', `${BASE}/items/${dish._id}`, { mediaId: shot.id }, (data(plain) as Entity).version);
+      expect(back.statusCode).toBe(200);
       const theirs = await picture(cast.site.B);
       const res = await call(owner(), 'POST', `${BASE}/${menu._id}/items`, { name: 'Theirs', mediaId: theirs.id });
       expect([res.statusCode, fieldOf(res)]).toEqual([400, 'body.mediaId']);
       expect((await call(owner(), 'DELETE', `/api/cms/media/${cast.site.A}/media/${shot.id}`, undefined, 1)).statusCode).toBe(200);
-      expect(data(await call(owner(), 'GET', `${BASE}/items/${dish._id}`))).toMatchObject({ mediaId: null, imageUrl: null });
+      expect(data(await call(owner(), 'GET', `${BASE}/items/${dish._id}`))).toMatchObject({ mediaId: null, thumbUrl: null });
     });
 
     it('answer 404 for every id of another website, and for unknown ones, on every route', async () => {

@@ -19,7 +19,7 @@ type Listed = Promise<Success<ActionAnswer<typeof cms.reachableSeo>>>;
  * One record per website on the generic CRUD, and the list of every website's the caller reaches.
  */
 export async function seoRoutes(app: FastifyInstance, ctx: ServerContext) {
-  const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageUrl' }));
+  const seo = registerResource(app, ctx, cms.seo, tables.seo, mediaLink({ idField: 'ogImageMediaId', keyColumn: 'ogImageKey', urlField: 'ogImageThumbUrl' }));
   registerAction(app, cms.reachableSeo, (_input, request) => {
     const auth = caller(request);
     if (!hasFeature(principal(auth), 'seo')) return seo.list(request, sql`false`, false) as Listed;

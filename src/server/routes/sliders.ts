@@ -15,7 +15,7 @@ const sliderRoutes =
   ([sliders, sliderTable]: Entry, [slides, slideTable]: Entry) =>
   async (app: FastifyInstance, ctx: ServerContext) => {
     registerResource(app, ctx, sliders, sliderTable);
-    registerResource(app, ctx, slides, slideTable, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'imageUrl' }), { parentTable: sliderTable });
+    registerResource(app, ctx, slides, slideTable, mediaLink({ idField: 'mediaId', keyColumn: 'imageKey', urlField: 'thumbUrl' }), { parentTable: sliderTable });
   };
 
 export const heroSliderRoutes = sliderRoutes([cms.heroSliders, tables.heroSliders], [cms.heroSlides, tables.heroSlides]);

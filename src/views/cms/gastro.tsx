@@ -116,7 +116,7 @@ export const itemsScreen = {
     { key: 'price', label: msg`Price`, format: 'money' },
     { key: 'categoryId', label: msg`Category`, format: 'lookup', source: categorySource },
     { key: 'available', label: msg`Availability`, text: (row: Row) => i18n._(row.available === false ? notAvailable : availableText) },
-    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
+    { key: 'thumbUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [
     name,

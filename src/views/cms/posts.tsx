@@ -20,7 +20,7 @@ export const postsScreen = {
   resource: posts,
   columns: [
     { key: 'title', label: msg`Title`, sortable: true },
-    { key: 'coverUrl', label: msg`Cover`, format: 'image', media: 'coverMediaId' },
+    { key: 'coverThumbUrl', label: msg`Cover`, format: 'image', media: 'coverMediaId' },
     { key: 'categoryId', label: msg`Category`, format: 'lookup', source: categorySource },
     { key: 'status', label: msg`Status`, format: 'choice', choices: contentStatusChoices },
     { key: 'publishedAt', label: msg`Published`, format: 'date', sortable: true },

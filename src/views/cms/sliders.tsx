@@ -33,7 +33,7 @@ export const heroSlidesScreen = {
   resource: heroSlides,
   columns: [
     { key: 'title', label: msg`Title` },
-    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
+    { key: 'thumbUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
     { key: 'buttonLabel', label: msg`Button` },
   ],
   fields: [
@@ -61,7 +61,7 @@ export const gallerySlidesScreen = {
   resource: gallerySlides,
   columns: [
     { key: 'caption', label: msg`Caption` },
-    { key: 'imageUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
+    { key: 'thumbUrl', label: msg`Picture`, format: 'image', media: 'mediaId' },
   ],
   fields: [
     { name: 'mediaId', label: msg`Picture`, kind: 'picture' },

@@ -249,8 +249,8 @@ describe('the menu editor', () => {
     const waiting = uuidv7();
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     await uploadOrQueue({ resource: 'media', scope: SITE, entityId: waiting, path: UPLOAD, file: { field: 'file', blob: photo(), name: 'soup.jpg' }, label: { item: 'file', title: 'soup.jpg' }, fallback: 'Upload failed' });
-    const dish = (name: string, position: number, mediaId: string, imageUrl: string | null) =>
-      row({ id: uuidv7(), menuId: MENU, position, name, price: 100, currency: 'EUR', categoryId: null, allergenIds: [], available: true, mediaId, imageUrl });
+    const dish = (name: string, position: number, mediaId: string, thumbUrl: string | null) =>
+      row({ id: uuidv7(), menuId: MENU, position, name, price: 100, currency: 'EUR', categoryId: null, allergenIds: [], available: true, mediaId, thumbUrl });
     const { store } = fakeStore({ ...seed(), gastroItems: [dish('Soup', 0, waiting, null), dish('Pizza', 1, TERRACE, '/api/files/media/terrace.webp')] });
     renderResourceScreen(
       <Route path="/cms/:websiteId/gastromenu/:menuId">

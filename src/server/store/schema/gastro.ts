@@ -82,7 +82,7 @@ export const gastroItems = pgTable(
     allergenIds: uuid('allergen_ids').array().notNull().default(sql`'{}'`),
     available: boolean('available').notNull().default(true),
     mediaId: uuid('media_id'),
-    /** The picture's storage key, copied from its media record (content/media-links.ts). */
+    /** The picture's thumbnail's storage key, copied from its media record (content/media-links.ts). */
     imageKey: text('image_key'),
     position: integer('position').notNull().default(0),
   },
