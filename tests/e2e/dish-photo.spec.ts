@@ -60,13 +60,15 @@ test('a photo taken offline in a new dish’s form shows at once, and reaches th
   const [dish, ...moreDishes] = await dishes('Bruschetta');
   expect([morePhotos, moreDishes]).toEqual([[], []]);
   expect(photo).toMatchObject({ fileName: 'IMG_2041.jpg', mimetype: 'image/webp', width: 2400, height: 1800 });
-  expect(dish).toMatchObject({ price: 750, mediaId: photo!.id, imageKey: photo!.storageKey });
+  // The dish keeps its photo's thumbnail for lists (ADR 036).
+  expect(dish).toMatchObject({ price: 750, mediaId: photo!.id, imageKey: photo!.thumbKey });
   expect(photo!.createdAt.getTime()).toBeLessThan(dish!.createdAt.getTime());
 
   await page.reload();
   const served = page.getByRole('list', { name: 'Speisen' }).getByRole('listitem').filter({ hasText: 'Bruschetta' });
   await expect(served.locator('img')).toHaveAttribute('src', /^\/api\/files\//);
-  await expect.poll(() => served.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(2400);
+  // The list's cell loads the thumbnail (400 px wide), not the 2,400 px photo.
+  await expect.poll(() => served.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(400);
   await served.locator('img').evaluate((image: HTMLImageElement) => image.decode());
   await served.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('dish-photo-editor-synced-390-de.png') });
