@@ -199,7 +199,7 @@ test('pictures uploaded to the library become a post’s cover; offline, an uplo
   await expect(page.getByText('Post created successfully')).toBeVisible();
   const terrace = (await files()).find((row) => row.fileName === 'terrace.png')!;
   const [post] = await server.store.db.select().from(posts).where(eq(posts.websiteId, site));
-  expect(post).toMatchObject({ coverMediaId: terrace.id, coverKey: terrace.storageKey });
+  expect(post).toMatchObject({ coverMediaId: terrace.id, coverKey: terrace.thumbKey });
 
   // Offline: a picture and a page are kept on the device, survive a reload, and reach the server once.
   await page.goto(`/cms/${site}/media`);

@@ -172,7 +172,7 @@ async function journey(profile: BrowserContext, server: E2EServer, email: string
   const [allergen] = await server.store.db.select().from(gastroAllergens).where(and(eq(gastroAllergens.websiteId, site), eq(gastroAllergens.identifier, script.dish.letter)));
   const photos = await server.store.db.select().from(media).where(eq(media.id, dish!.mediaId!));
   expect([moreCategories, moreDishes, photos.length]).toEqual([[], [], 1]);
-  expect(dish).toMatchObject({ price: script.dish.cents, categoryId: category!.id, allergenIds: [allergen!.id], imageKey: photos[0]!.storageKey });
+  expect(dish).toMatchObject({ price: script.dish.cents, categoryId: category!.id, allergenIds: [allergen!.id], imageKey: photos[0]!.thumbKey });
   expect((await dishRow(script.keep.name))[0]!.price).toBe(script.keep.mineCents);
   expect((await dishRow(script.take.name))[0]!.price).toBe(script.take.theirsCents);
   expect((await dishRow(script.soldOut))[0]!.available).toBe(false);

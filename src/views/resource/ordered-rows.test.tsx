@@ -9,12 +9,15 @@ import OrderedRows, { LONG_LIST } from './ordered-rows';
 const dishes = (count: number) => Array.from({ length: count }, (_, index) => row({ id: `d${index + 1}`, name: `Dish ${index + 1}` }));
 const columns: DataColumn<Row>[] = [{ key: 'name', header: 'Name', cell: (item) => String(item.name) }];
 
+const ordered = (rows: Row[], onMove: () => void) => <OrderedRows caption="Dishes" columns={columns} rows={rows} empty="None" nameOf={(item) => String(item.name)} onMove={onMove} />;
+
 function show(rows: Row[], onMove = vi.fn()) {
-  renderScreen(<OrderedRows caption="Dishes" columns={columns} rows={rows} empty="None" nameOf={(item) => String(item.name)} onMove={onMove} />);
+  renderScreen(ordered(rows, onMove));
   return onMove;
 }
 
 const items = () => within(screen.getByRole('list', { name: 'Dishes' })).getAllByRole('listitem');
+const names = () => items().map((item) => item.textContent?.match(/Dish \d/)?.[0]);
 
 afterEach(() => {
   window.scrollTo(0, 0);
@@ -44,6 +47,24 @@ describe('OrderedRows', () => {
     expect(await screen.findByText('Dish 1000')).toBeDefined();
     expect(screen.queryByText('Dish 1')).toBeNull();
     expect(items().length).toBeLessThan(60);
+  });
+
+  it('keeps the rows in place while one is dragged, and takes the list read meanwhile once it is dropped', async () => {
+    const onMove = vi.fn();
+    const { rerender } = renderScreen(ordered(dishes(3), onMove));
+    // Picked up with the keyboard, as a screen reader's user does.
+    const handle = screen.getByRole('button', { name: 'Drag Dish 1 to another place' });
+    handle.focus();
+    fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
+    await waitFor(() => expect(handle.getAttribute('aria-pressed')).toBe('true'));
+
+    // The list is read again meanwhile, in another order (another device moved a row).
+    rerender(ordered(dishes(3).toReversed(), onMove));
+    expect(names()).toEqual(['Dish 1', 'Dish 2', 'Dish 3']);
+
+    fireEvent.keyDown(handle, { code: 'Escape', key: 'Escape' });
+    await waitFor(() => expect(names()).toEqual(['Dish 3', 'Dish 2', 'Dish 1']));
+    expect(onMove).not.toHaveBeenCalled();
   });
 
   it('moves a row of a long list one place with its buttons: the whole new order, the order it was made from, and where it went said aloud', async () => {

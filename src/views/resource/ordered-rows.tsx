@@ -38,10 +38,13 @@ export interface OrderedRowsProps {
  */
 export default function OrderedRows({ caption, columns, rows, actions, empty, nameOf, onMove }: OrderedRowsProps) {
   const { t } = useLingui();
-  // The new order shows at once; the rows given next (the list re-read) take over.
+  // The new order shows at once; the rows given next (the list re-read) take over, once no row is
+  // being dragged: a re-read under a drag (a change heard, a sync ending) would move the rows under
+  // the finger and lose the drop.
   const [order, setOrder] = useState(() => rows.map((row) => row.id));
   const [given, setGiven] = useState(rows);
-  if (given !== rows) {
+  const [dragged, setDragged] = useState<string | null>(null);
+  if (given !== rows && dragged === null) {
     setGiven(rows);
     setOrder(rows.map((row) => row.id));
   }
@@ -53,7 +56,6 @@ export default function OrderedRows({ caption, columns, rows, actions, empty, na
   const byId = new Map(rows.map((row) => [row.id, row]));
   const shown = order.flatMap((id) => byId.get(id) ?? []);
   const [status, setStatus] = useState('');
-  const [dragged, setDragged] = useState<string | null>(null);
   const long = shown.length > LONG_LIST;
   const { ref: listRef, virtualizer, rows: placedRows, height } = useWindowRows<HTMLOListElement>({
     count: shown.length,
