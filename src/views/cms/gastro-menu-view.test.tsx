@@ -1,11 +1,12 @@
 import { msg } from '@lingui/core/macro';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route } from 'wouter';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { ApiError } from '../../api/request';
 import { findRoute } from '../../app/routes';
 import { boundTo } from '../../contract/resource';
-import { gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
+import type { Resource } from '../../contract/resource';
 import { clearLocalData } from '../../db/database';
 import { keepList, resourceStore } from '../../db/device-store';
 import { toast } from '../../machines/feedback';
@@ -116,26 +117,34 @@ describe('the menu view', () => {
     expect(within(legend).getByText('Glutenhaltiges Getreide')).toBeDefined();
   });
 
-  it('shows the dishes once what would move them is there: no dish to tap before its category heading comes', async () => {
+  // Each of what moves the dishes once shown, held back in turn: the menu (its description), its
+  // categories (their headings), the allergens (their letters).
+  it.each([
+    ['the menu', (resource: Resource) => resource.name === gastroMenus.name, 'fetchRecord'],
+    ['the categories', (resource: Resource) => resource.name === gastroCategories.name, 'fetchList'],
+    ['the allergens', (resource: Resource) => resource.name === gastroAllergens.name, 'fetchList'],
+  ] as const)('shows no dish to tap while %s may still move it, then all of it at once', async (_what, heldBack, call) => {
     const { store, spies } = fakeStore(seed(menu()));
-    const list = spies.fetchList.getMockImplementation()!;
-    const categories: { answer?: () => void } = {};
-    const categoriesAnswered = new Promise<void>((resolve) => (categories.answer = resolve));
-    spies.fetchList.mockImplementation(async (resource, query) => {
-      if (resource.name === gastroCategories.name) await categoriesAnswered;
-      return list(resource, query);
+    const spy = spies[call] as unknown as MockInstance<(resource: Resource, ...rest: unknown[]) => Promise<unknown>>;
+    const answer = spy.getMockImplementation()!;
+    const gate: { open?: () => void } = {};
+    const opened = new Promise<void>((resolve) => (gate.open = resolve));
+    spy.mockImplementation(async (resource, ...rest) => {
+      if (heldBack(resource)) await opened;
+      return answer(resource, ...rest);
     });
     open(store);
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Summer menu' })).toBeDefined();
     await waitFor(() => expect(spies.fetchList).toHaveBeenCalledWith(expect.objectContaining({ name: gastroItems.name }), expect.anything()));
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(screen.queryByRole('button', { name: 'Schnitzel' })).toBeNull();
     expect(screen.getByText('Loading…')).toBeDefined();
 
-    categories.answer!();
-    expect(await screen.findByRole('button', { name: 'Schnitzel' })).toBeDefined();
+    gate.open!();
+    const schnitzel = await screen.findByRole('button', { name: 'Schnitzel' });
     expect(screen.getByRole('heading', { level: 2, name: 'Mains' })).toBeDefined();
+    expect(screen.getByText('From our garden')).toBeDefined();
+    expect(within(schnitzel).getByText('A, G')).toBeDefined();
   });
 
   it('changes a dish’s availability in two taps, through the store, and shows it at once', async () => {

@@ -132,7 +132,7 @@ export const posts = pgTable(
     excerpt: text('excerpt').notNull().default(''),
     content: text('content').notNull().default(''),
     coverMediaId: uuid('cover_media_id'),
-    /** The cover's storage key, copied from its media record (content/media-links.ts): lists show it without a join. */
+    /** The cover's thumbnail's storage key, copied from its media record (content/media-links.ts): lists show it without a join. */
     coverKey: text('cover_key'),
     categoryId: uuid('category_id'),
     status: contentStatus('status').notNull().default('draft'),
