@@ -151,7 +151,10 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   app.decorate('forgetRecords', (records: readonly DeletedRecord[]) => dropFilesOfRecords(ctx.entries, records, app.log));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializer(app.log));
-  app.addHook('onRequest', async (request, reply) => everyAnswer(request, reply));
+  app.addHook('onRequest', (request, reply, done) => {
+    everyAnswer(request, reply);
+    done();
+  });
   app.addHook('onClose', async () => {
     mailer.close();
     await ctx.changes.close();

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** 256 random bits: a session token or a reset token. */
 export function newToken(): string {
@@ -7,7 +7,7 @@ export function newToken(): string {
 
 /** Tokens carry 256 bits of entropy, so a plain SHA-256 cannot be reversed by guessing. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function newPin(): string {

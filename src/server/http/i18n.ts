@@ -50,8 +50,9 @@ export function translateIssue(lang: InterfaceLanguage, issue: Issue): string {
 export const i18nPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('t', null as unknown as Translate);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.lang = negotiateLanguage(request.headers['accept-language']);
     request.t = translator(request.lang);
+    done();
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { successSchema } from '../../contract/envelope';
-import { answerSerializer, project } from './serializer';
+import { answerSerializer, CHECKED_IN_A_ROW, project } from './serializer';
 
 const Row = z.object({
   _id: z.string(),
@@ -67,5 +67,21 @@ describe('the answer serializer', () => {
     expect(text).not.toContain('keyHash');
     expect(logged).toHaveLength(1);
     expect(logged[0]![0]).toMatchObject({ route: 'GET /api/rows', status: '200', issues: [expect.objectContaining({ code: 'too_big', path: ['data', 0, 'content'] })] });
+  });
+
+  it('checks every answer until a hundred in a row fit, then one in a hundred, and every one again once one does not fit', () => {
+    const route = answerSerializer(log)({ schema: Answer, method: 'GET', url: '/api/busy', httpStatus: '200' });
+    const fits = { success: true, data: { _id: 'a', content: 'ok', tags: [] } };
+    const misfit = { success: true, data: { _id: 'b', content: 'x'.repeat(20), tags: [], keyHash: 'h' } };
+    logged.length = 0;
+    for (let n = 0; n < CHECKED_IN_A_ROW; n++) route(fits);
+    // Not checked, and still sent without the key its schema does not name.
+    expect(route(misfit)).not.toContain('keyHash');
+    expect(logged).toHaveLength(0);
+    for (let n = 1; n < CHECKED_IN_A_ROW - 1; n++) route(fits);
+    route(misfit);
+    expect(logged).toHaveLength(1);
+    route(misfit);
+    expect(logged).toHaveLength(2);
   });
 });

@@ -45,13 +45,15 @@ export function scopedMemos(app: FastifyInstance, now: () => number, scopeOf: (r
     changedAt.clear();
   };
   const changing = (request: FastifyRequest) => (request.method === 'GET' || request.method === 'HEAD' ? undefined : scopeOf(request));
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     const scope = changing(request);
     if (scope) afterCommit(() => changed(scope));
+    done();
   });
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const scope = changing(request);
     if (scope) changed(scope);
+    done();
   });
 
   const memos: Memos = {

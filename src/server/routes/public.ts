@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ActionAnswer, AnyAction } from '../../contract/action';
 import * as delivery from '../../contract/delivery';
 import type { GallerySlider, GastroMenu, HeroSlider, Menu, MenuEntry } from '../../contract/delivery';
@@ -129,8 +129,9 @@ const postOf = <R extends { publishedAt: Date; cover: ImageRow | null }>(row: R)
  * plugins, in place of helmet's same-origin resource policy); the 401 of a bad key is readable too,
  * so a website can tell why it got nothing.
  */
-export async function openToWebsites(_request: FastifyRequest, reply: FastifyReply) {
+export function openToWebsites(_request: FastifyRequest, reply: FastifyReply, done: () => void) {
   reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'ETag').header('cross-origin-resource-policy', 'cross-origin');
+  done();
 }
 
 /** A prepared query's optional filter: the rows whose `column` is the placeholder's value, or all rows when it is null. */
@@ -387,7 +388,7 @@ export async function publicRoutes(app: FastifyInstance, { store, clock, secret,
   function answer<T>(request: FastifyRequest, reply: FastifyReply, body: T): FastifyReply {
     // Text: http/serializer.ts makes JSON.
     const json = String(reply.serialize(body));
-    const etag = `W/"${createHash('sha256').update(websiteOf(request)).update('\n').update(json).digest('base64url')}"`;
+    const etag = `W/"${hash('sha256', `${websiteOf(request)}\n${json}`, 'base64url')}"`;
     const mark = marks.get(request);
     if (mark !== undefined) tags.keep(addressOf(request), websiteOf(request), etag, mark);
     tagged(request, reply, etag);
