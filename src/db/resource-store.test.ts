@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { categories, types } from '../contract/resources/catalogs';
-import { withReadAhead, type ResourceStore } from './resource-store';
+import { prefetchRecord, recordAhead, withReadAhead, type ResourceStore } from './resource-store';
 
 const pagination = { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: 10 };
 const copy = { value: { items: [], pagination }, fetchedAt: 1 };
@@ -48,5 +48,41 @@ describe('withReadAhead', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
+  });
+});
+
+describe('a record read ahead', () => {
+  const row = { id: 'r1', version: 2 };
+  function recordStore() {
+    const cachedRecord = vi.fn(async () => ({ value: row, fetchedAt: 1 }));
+    const fetchRecord = vi.fn(async () => row);
+    return { store: { cachedRecord, fetchRecord } as unknown as ResourceStore, cachedRecord, fetchRecord };
+  }
+
+  it('is started by its route before the editor renders, and handed to the editor once, for that record only', async () => {
+    const { store, cachedRecord, fetchRecord } = recordStore();
+    prefetchRecord(store, categories, 'r1');
+    expect(cachedRecord).toHaveBeenCalledTimes(1);
+    expect(fetchRecord).toHaveBeenCalledTimes(1);
+
+    const ahead = recordAhead(store, categories, 'r1');
+    expect(cachedRecord).toHaveBeenCalledTimes(1);
+    await expect(ahead.cachedRecord(categories, 'r1')).resolves.toEqual({ value: row, fetchedAt: 1 });
+    await expect(ahead.fetchRecord(categories, 'r1')).resolves.toBe(row);
+    expect(cachedRecord).toHaveBeenCalledTimes(1);
+    expect(fetchRecord).toHaveBeenCalledTimes(1);
+
+    // A reload asks again; another record is never answered with this one.
+    await ahead.fetchRecord(categories, 'r1');
+    await ahead.cachedRecord(categories, 'r2');
+    expect(fetchRecord).toHaveBeenCalledTimes(2);
+    expect(cachedRecord).toHaveBeenLastCalledWith(categories, 'r2');
+  });
+
+  it('is started at the editor’s first render when its route did not, and a second editor starts its own', () => {
+    const { store, cachedRecord } = recordStore();
+    recordAhead(store, categories, 'r3');
+    recordAhead(store, categories, 'r3');
+    expect(cachedRecord).toHaveBeenCalledTimes(2);
   });
 });

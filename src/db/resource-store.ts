@@ -72,44 +72,73 @@ function started<T>(promise: Promise<T>): Promise<never> | null {
   return promise as Promise<never>;
 }
 
+type Ahead = Pick<ResourceStore, 'cachedList' | 'fetchList' | 'cachedRecord' | 'fetchRecord'>;
+
 /**
- * The store with one list's loading already under way: a screen starts reading its first page,
- * from the device and from the server, while React is still rendering; the list machine, which
- * asks once it has started (after the first paint), gets those same calls instead of new ones.
- * Each is handed over once: a later load (a refresh, another query) asks again.
+ * The store with one screen's reads already under way: a list's first page or a record, from the
+ * device and from the server, started while React is still rendering (or while the screen's code
+ * loads: `prefetchList`, `prefetchRecord`); the machine, which asks once it has started (after the
+ * first paint), gets those same calls instead of new ones. Each is handed over once, and only for
+ * what it was started for: a later load (a refresh, another query) asks again.
  */
-export function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
-  const key = cacheKey(resource, query);
-  let read = started(store.cachedList(resource, query));
-  let fetched = started(store.fetchList(resource, query));
-  const take = (asked: Resource, askedQuery: unknown, which: 'read' | 'fetched') => {
-    const ahead = which === 'read' ? read : fetched;
-    if (which === 'read') read = null;
-    else fetched = null;
-    return ahead && cacheKey(asked, askedQuery as Record<string, unknown>) === key ? ahead : null;
+function withReads(store: ResourceStore, key: string, keyOf: (resource: Resource, asked: unknown) => string, reads: Partial<Record<keyof Ahead, Promise<unknown>>>): ResourceStore {
+  const pending = new Map(Object.entries(reads).map(([call, promise]) => [call, started(promise)]));
+  const take = (call: keyof Ahead, resource: Resource, asked: unknown) => {
+    const ahead = pending.get(call);
+    pending.delete(call);
+    return ahead && keyOf(resource, asked) === key ? ahead : null;
   };
   return {
     ...store,
-    cachedList: (asked, askedQuery) => take(asked, askedQuery, 'read') ?? store.cachedList(asked, askedQuery),
-    fetchList: (asked, askedQuery, signal) => take(asked, askedQuery, 'fetched') ?? store.fetchList(asked, askedQuery, signal),
+    cachedList: (resource, query) => take('cachedList', resource, query) ?? store.cachedList(resource, query),
+    fetchList: (resource, query, signal) => take('fetchList', resource, query) ?? store.fetchList(resource, query, signal),
+    cachedRecord: (resource, id) => take('cachedRecord', resource, id) ?? store.cachedRecord(resource, id),
+    fetchRecord: (resource, id, signal) => take('fetchRecord', resource, id) ?? store.fetchRecord(resource, id, signal),
   };
+}
+
+const listKey = (resource: Resource, query: unknown) => cacheKey(resource, query as Record<string, unknown>);
+const recordKey = (resource: Resource, id: unknown) => `${resource.name} ${String(id)}`;
+
+/** The store with one list's first page being read already (from the device and the server). */
+export function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
+  return withReads(store, listKey(resource, query), listKey, { cachedList: store.cachedList(resource, query), fetchList: store.fetchList(resource, query) });
+}
+
+/** The store with one record being read already (from the device and the server). */
+function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
+  return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: store.cachedRecord(resource, id), fetchRecord: store.fetchRecord(resource, id) });
 }
 
 /** Read-aheads started before their screen rendered, each waiting to be taken once. */
 const early = new Map<string, { store: ResourceStore; ahead: ResourceStore }>();
+
+/** The read-ahead started before the screen on the same store, else `start`'s, started now. */
+function takeEarly(store: ResourceStore, key: string, start: () => ResourceStore): ResourceStore {
+  const taken = early.get(key);
+  early.delete(key);
+  return taken?.store === store ? taken.ahead : start();
+}
 
 /**
  * Starts a list's first read while its screen's code is still loading (the route's `prefetch`),
  * so the request is on its way before React renders; the screen takes it with `readAhead`.
  */
 export function prefetchList<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): void {
-  early.set(cacheKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
+  early.set(listKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
 }
 
 /** The list's read-ahead: the one started before the screen on the same store, else one started now. */
 export function readAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
-  const key = cacheKey(resource, query);
-  const taken = early.get(key);
-  early.delete(key);
-  return taken?.store === store ? taken.ahead : withReadAhead(store, resource, query);
+  return takeEarly(store, listKey(resource, query), () => withReadAhead(store, resource, query));
+}
+
+/** Starts reading a record while its editor's code is still loading (the route's `prefetch`); the editor takes it with `recordAhead`. */
+export function prefetchRecord(store: ResourceStore, resource: Resource, id: string): void {
+  early.set(recordKey(resource, id), { store, ahead: withRecordAhead(store, resource, id) });
+}
+
+/** The record's read-ahead: the one started before the editor on the same store, else one started now. */
+export function recordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
+  return takeEarly(store, recordKey(resource, id), () => withRecordAhead(store, resource, id));
 }

@@ -2,6 +2,11 @@ import { msg } from '@lingui/core/macro';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/request';
+import { saveSession } from '../../api/session';
+import { preloadPath } from '../../app/routes';
+import { gastroItems } from '../../contract/resources/gastro';
+import { resourceStore } from '../../db/device-store';
+import { sessionUser } from '../render-screen.test-support';
 import { toast } from '../../machines/feedback';
 import { categories, languages, subcategories } from '../../contract/resources/catalogs';
 import { Route } from 'wouter';
@@ -291,5 +296,33 @@ describe('ResourceFormPage', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Back to the list' }));
     await answer('Unsaved changes', 'Leave');
     expect(path()).toBe('/languages');
+  });
+});
+
+describe('a record’s editor opened by its address', () => {
+  it('starts reading the record, from the device and the server, while its code loads, and the form takes those reads', async () => {
+    saveSession('token', sessionUser());
+    const cachedRecord = vi.spyOn(resourceStore, 'cachedRecord').mockResolvedValue(null);
+    const fetchRecord = vi.spyOn(resourceStore, 'fetchRecord').mockReturnValue(new Promise(() => {}));
+    // The choices of its selects: none here, and no server.
+    vi.spyOn(resourceStore, 'cachedList').mockResolvedValue(null);
+    vi.spyOn(resourceStore, 'fetchList').mockReturnValue(new Promise(() => {}));
+    const [site, menu, dish] = [uuid('0a51'), uuid('0b01'), uuid('0d15')];
+    await preloadPath(`/cms/${site}/gastromenu/${menu}/items/edit/${dish}`, Promise.resolve());
+    expect(cachedRecord).toHaveBeenCalledWith(expect.objectContaining({ name: gastroItems.name, boundKey: menu }), dish);
+    expect(fetchRecord).toHaveBeenCalledTimes(1);
+
+    // No copy on the device: the form waits for the server's answer, the one asked for already.
+    renderResourceScreen(
+      <Route path="/cms/:websiteId/gastromenu/:menuId/items/edit/:itemId">
+        <ResourceFormPage screen={itemsScreen} title={msg`Edit dish`} id={dish} />
+      </Route>,
+      resourceStore,
+      { path: `/cms/${site}/gastromenu/${menu}/items/edit/${dish}` },
+    );
+    expect(await screen.findByText('Loading…')).toBeDefined();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cachedRecord).toHaveBeenCalledTimes(1);
+    expect(fetchRecord).toHaveBeenCalledTimes(1);
   });
 });

@@ -11,7 +11,7 @@ import { FormAlert } from '../../components/form/form-alert';
 import { useFieldErrors } from '../../components/form/use-field-errors';
 import { FormDialog } from '../../components/form-dialog';
 import { resourceText } from '../../api/resource-text';
-import type { Row } from '../../db/resource-store';
+import { recordAhead, type Row } from '../../db/resource-store';
 import { editedFields, editorMachine, hasUnsavedChanges, type Values } from '../../machines/editor.machine';
 import { storeActors } from '../../machines/store-actors';
 import { FIELD_KINDS, preloadFieldKinds, type FieldInputProps } from './field-kinds';
@@ -46,7 +46,9 @@ function useEditor(screen: ResourceScreen, id: string | null, defaults: Values, 
   useEffect(() => void preloadFieldKinds(screen.fields), [screen]);
   // Its changes are described in the sync panel with this screen's words.
   useEffect(() => registerScreens(screen), [screen]);
-  const machine = useMemo(() => editorMachine.provide({ actors: storeActors(store) }), [store]);
+  // The record is read from the first render on (or since its route's code loaded), not from the machine's start after the first paint.
+  const [ahead] = useState(() => (id ? recordAhead(store, resource, id) : store));
+  const machine = useMemo(() => editorMachine.provide({ actors: storeActors(ahead) }), [ahead]);
   const actor = useActorRef(machine, { input: { resource, id, blank: { ...blankValues(screen.fields, screen.schemaDefaults ? screen.resource : undefined), ...defaults } } });
   useLiveRecord(actor);
   const dirty = useSelector(actor, hasUnsavedChanges);

@@ -6,7 +6,7 @@ import { readSession } from '../../api/session';
 import { allows } from '../../contract/permissions';
 import { boundTo, type Operation } from '../../contract/resource';
 import { resourceStore } from '../../db/device-store';
-import { prefetchList } from '../../db/resource-store';
+import { prefetchList, prefetchRecord } from '../../db/resource-store';
 import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
 import { listReady, ResourceListPage } from './resource-list-page';
@@ -49,15 +49,18 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
       </Allowed>
     </ResourceStoreProvider>
   );
+  /** The screen's entry bound to a route's parameters, when they name all it needs and the person may `operation` it: what a page reads ahead. */
+  const readable = (operation: Operation, params: Readonly<Record<string, string | undefined>>) => {
+    const bound = boundParamsOf(screen.resource, params);
+    return Object.values(bound).includes('') || !allows(screen.resource.access[operation], readSession().user) ? null : boundTo(screen.resource, bound);
+  };
   // Each page is ready (lazyScreen) once the chunks of its parts are in: it then shows whole, without a fallback first.
   const List = Object.assign(({ title }: PageProps) => frame(<ResourceListPage screen={screen} title={title} />, 'list', title), {
     ready: () => listReady(screen),
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
-      const bound = boundParamsOf(screen.resource, params);
-      if (Object.values(bound).includes('') || !allows(screen.resource.access.list, readSession().user)) return;
-      const resource = boundTo(screen.resource, bound);
-      prefetchList(resourceStore, resource, initialListQuery(resource));
+      const resource = readable('list', params);
+      if (resource) prefetchList(resourceStore, resource, initialListQuery(resource));
     },
   });
   if (!screen.routes) return { List };
@@ -78,7 +81,15 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
           title,
         );
       },
-      { ready: () => Promise.all([formReady(), children && listReady(children.screen)]) },
+      {
+        ready: () => Promise.all([formReady(), children && listReady(children.screen)]),
+        /** The record, asked for while the app still loads (routes.tsx preloadPath), as the list's first page is. */
+        prefetch(params: Readonly<Record<string, string | undefined>>) {
+          const id = params[withRoutes.routes.idParam ?? 'id'];
+          const resource = readable('get', params);
+          if (id && resource) prefetchRecord(resourceStore, resource, id);
+        },
+      },
     ),
   };
 }
