@@ -74,6 +74,8 @@ function projectionOf(schema: z.core.$ZodType): Projection {
     case 'union': {
       const options = def.options as z.core.$ZodType[];
       return (value) => {
+        // Nothing but an object can hold a key to leave out: any option keeps a scalar as it is, so none is tried.
+        if (!isObject(value)) return value;
         const depths = options.map((option) => fitDepth(option, value));
         return project(options[depths.indexOf(Math.max(...depths))]!, value);
       };
@@ -107,14 +109,15 @@ export function answerSerializer(log: FastifyBaseLogger): FastifySerializerCompi
     let answered = 0;
     let fitting = 0;
     return (data: unknown) => {
-      if (fitting < CHECKED_IN_A_ROW || ++answered % CHECKED_IN_A_ROW === 0) {
-        const strict = z.safeEncode(schema, data);
-        if (strict.success) fitting++;
-        else {
-          fitting = 0;
-          log.error({ route: `${method} ${url}`, status: httpStatus, issues: strict.error.issues }, 'an answer does not fit its schema; sent as far as it does');
-        }
+      if (fitting >= CHECKED_IN_A_ROW && ++answered % CHECKED_IN_A_ROW !== 0) return JSON.stringify(shown(data));
+      // A checked answer that fits is sent as the check encoded it: the same JSON, not projected a second time.
+      const strict = z.safeEncode(schema, data);
+      if (strict.success) {
+        fitting++;
+        return JSON.stringify(strict.data);
       }
+      fitting = 0;
+      log.error({ route: `${method} ${url}`, status: httpStatus, issues: strict.error.issues }, 'an answer does not fit its schema; sent as far as it does');
       return JSON.stringify(shown(data));
     };
   };
