@@ -59,6 +59,8 @@ test('is installable and keeps working offline', async ({ profile }) => {
 });
 
 test('opened again, the app starts from the precache without waiting on the network', async ({ profile, server }) => {
+  // Two visits and a service worker's install: 28–30 s of the default 30 on a slow day.
+  test.setTimeout(60_000);
   const name = `Allotments ${Date.now()}`;
   await server.store.db.insert(categories).values({ name, description: 'kept on this device' });
   const first = profile.pages()[0] ?? (await profile.newPage());

@@ -62,6 +62,8 @@ test('an admin creates, edits and deletes a category, on a phone', async ({ prof
 });
 
 test('changes made offline survive a reload and reach the server exactly once', async ({ profile, server }) => {
+  // A service worker's install, offline edits, a reload and the replay: over 30 s on a slow day.
+  test.setTimeout(60_000);
   const page = profile.pages()[0] ?? (await profile.newPage());
   const stamp = Date.now();
   const parent = await seedCategory(server, `Food ${stamp}`);
