@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import type { ResourceHooks } from '../crud';
 
 /** `rel` words a link may carry; anything else (an `opener`) goes. */
@@ -41,8 +42,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
  * client's. Runs on every write; the editor's own output passes unchanged.
  */
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizer()(html, OPTIONS);
 }
+
+let loaded: typeof sanitizeHtml | undefined;
+/** Loaded at the first rich text written, not at start: with its CSS parser it is fifty files a start would read for nothing. */
+const sanitizer = () => (loaded ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml);
 
 /** An entry's rich-text fields, sanitized wherever a create or update writes them. */
 export function richTextFields(...fields: string[]): ResourceHooks {

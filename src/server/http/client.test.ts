@@ -69,6 +69,11 @@ describe('serving the built PWA', () => {
     expect(plain.body).toBe(script);
   });
 
+  it('has no address for a compressed copy: it is only ever sent in place of its file', async () => {
+    const res = await app.inject({ url: '/assets/app-Ef34Gh.js.br' });
+    expect(res.statusCode).toBe(404);
+  });
+
   it('sends the app shell compressed on a client route too', async () => {
     const res = await app.inject({ url: '/websites/42', headers: { ...html, 'accept-encoding': 'br' } });
     expect(res.headers['content-encoding']).toBe('br');
