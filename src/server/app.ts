@@ -9,8 +9,8 @@ import { MODULES } from '../contract/modules';
 import * as catalogs from '../contract/resources/catalogs';
 import { settings as settingsEntry } from '../contract/resources/settings';
 import type { Config } from './config';
-import { isApiPath, PERMISSIONS_POLICY, registerClient, sendApp, wantsApp } from './http/client';
-import { SECURITY_HEADERS } from './http/security-headers';
+import { isApiPath, registerClient, sendApp, wantsApp } from './http/client';
+import { secureAnswer } from './http/security-headers';
 import { registerEmptyBodies } from './http/empty-body';
 import { frameworkErrors, registerErrorHandling, sendFailure } from './http/errors';
 import { i18nPlugin } from './http/i18n';
@@ -107,9 +107,9 @@ export function loggerOptions(level: string) {
 const trustProxy = (setting: Config['trustProxy']) =>
   typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 
-/** What every answer carries, the router's own refusals too: helmet's headers, its request id, none of the device, and no caching for the API. */
+/** What every answer carries from its start, the router's own refusals too: its request id, and no caching for the API (a route may allow it). */
 function everyAnswer(request: FastifyRequest, reply: FastifyReply) {
-  reply.headers(SECURITY_HEADERS).header('x-request-id', request.id).header('permissions-policy', PERMISSIONS_POLICY);
+  reply.header('x-request-id', request.id);
   // API answers are private and current by nature: no browser or proxy may keep them.
   if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
 }
@@ -134,6 +134,7 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     schemaController: { compilersFactory: { buildValidator: replacedBelow, buildSerializer: replacedBelow } },
     frameworkErrors: (error, request, reply) => {
       everyAnswer(request, reply);
+      secureAnswer(reply);
       frameworkErrors(error, request, reply);
     },
   });
@@ -161,6 +162,11 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
   app.addHook('onRequest', (request, reply, done) => {
     everyAnswer(request, reply);
     done();
+  });
+  // At the end, when the status is known and the route has set what it sets itself.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    secureAnswer(reply);
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     mailer.close();

@@ -9,41 +9,6 @@ function cacheControl(path: string): string {
   return /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : NO_CACHE;
 }
 
-/**
- * What the app's pages (and API answers) may use of the device: none of these. Picking a photo
- * with the camera goes through a file input (`capture`), which needs no camera permission; copying
- * an API key keeps the clipboard, which this list leaves alone.
- */
-export const PERMISSIONS_POLICY = [
-  'accelerometer',
-  'autoplay',
-  'bluetooth',
-  'browsing-topics',
-  'camera',
-  'display-capture',
-  'encrypted-media',
-  'fullscreen',
-  'gamepad',
-  'geolocation',
-  'gyroscope',
-  'hid',
-  'idle-detection',
-  'local-fonts',
-  'magnetometer',
-  'microphone',
-  'midi',
-  'payment',
-  'picture-in-picture',
-  'publickey-credentials-get',
-  'screen-wake-lock',
-  'serial',
-  'usb',
-  'web-share',
-  'xr-spatial-tracking',
-]
-  .map((feature) => `${feature}=()`)
-  .join(', ');
-
 export function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }

@@ -15,6 +15,8 @@ async function listen(url: string, headers: Record<string, string>) {
   const stop = new AbortController();
   const response = await fetch(`${url}${EVENTS_PATH}`, { headers: { accept: 'text/event-stream', ...headers }, signal: stop.signal });
   expect(response.headers.get('content-type')).toContain('text/event-stream');
+  // Its head goes out before any onSend hook, with the headers every answer carries.
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   const parser = createParser({ onEvent: ({ event, id, data }) => heard.push({ event: event ?? 'message', id, data: JSON.parse(data) as Record<string, unknown> }) });
   const decoder = new TextDecoder();
   void (async () => {

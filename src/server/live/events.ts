@@ -8,6 +8,7 @@ import { authenticate, type Authenticated } from '../auth/sessions';
 import type { ServerContext } from '../context';
 import type { ResourceContext } from '../crud';
 import { ok } from '../http/reply';
+import { secureAnswer } from '../http/security-headers';
 import { bearer, caller, principal, reachable } from '../policy';
 import type { Db } from '../store/store';
 import { websites } from '../store/schema';
@@ -74,6 +75,8 @@ export async function liveRoutes(app: FastifyInstance, { store, clock, entries, 
     async (request, reply) => {
       const sse = reply.sse as SSEReplyInterface | undefined;
       if (!sse) return ok({ lastEventId: feed.latest() });
+      // The stream's head goes out at once, before any onSend hook would add these.
+      secureAnswer(reply);
       await stream(request, sse);
       // Node holds the head back until the first bytes; the device should know at once it is heard.
       reply.raw.flushHeaders();

@@ -186,6 +186,10 @@ describe.each(storeKinds)('the delivery API (%s)', (kind) => {
     const again = await get('/api/public/pages/about', keys.A, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
+    // The browser keeps the security headers of the answer it revalidated; the 304 repeats none.
+    expect(first.headers['content-security-policy']).toBeDefined();
+    expect(again.headers['content-security-policy']).toBeUndefined();
+    expect(again.headers['access-control-allow-origin']).toBe('*');
     // Another website's answer has its own tag; so has a page its owner changed, from that moment.
     expect((await get('/api/public/pages/about', keys.B, { 'if-none-match': etag })).statusCode).toBe(200);
     const [page] = await test.store.db.select().from(cmsPages).where(eq(cmsPages.id, A.about));
