@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 import { VitePWA } from 'vite-plugin-pwa';
 import { BOOT_SOURCES } from './lingui.config.ts';
 import { bootChunk } from './scripts/boot-chunk.ts';
+import { descriptorIdsOnly } from './scripts/descriptor-text.ts';
 import { precompress } from './scripts/precompress.ts';
 import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
 
@@ -27,6 +28,7 @@ export default defineConfig({
     // Lingui macros must be compiled before React's transform sees the JSX.
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     boot.plugin,
+    descriptorIdsOnly(),
     react(),
     VitePWA({
       strategies: 'injectManifest',

@@ -49,32 +49,6 @@ export const messages = {
   unknownDevice: /*i18n*/ { id: 'auth.unknownDevice', message: 'Unknown device' },
   mailFailed: /*i18n*/ { id: 'auth.mailFailed', message: 'We could not send the PIN mail. Please try again in a few minutes.' },
 
-  // Mails.
-  pinMailSubject: /*i18n*/ { id: 'mail.pin.subject', message: 'Your sign-in PIN: {pin}' },
-  pinMailText: /*i18n*/ {
-    id: 'mail.pin.text',
-    message:
-      'Hello {name},\n\nyour PIN for signing in to {product} is: {pin}\n\nIt is valid for 10 minutes and can be used once. If you did not try to sign in, change your password.',
-  },
-  resetMailSubject: /*i18n*/ { id: 'mail.reset.subject', message: 'Your password reset PIN: {pin}' },
-  resetMailText: /*i18n*/ {
-    id: 'mail.reset.text',
-    message:
-      'Hello {name},\n\nyour PIN for resetting your password at {product} is: {pin}\n\nIt is valid for 10 minutes. If you did not ask for this, ignore this mail: your password stays as it is.',
-  },
-
-  inviteMailSubject: /*i18n*/ { id: 'mail.invite.subject', message: 'Your account at {product}' },
-  inviteMailText: /*i18n*/ {
-    id: 'mail.invite.text',
-    message:
-      'Hello {name},\n\nan account at {product} has been created for you ({email}). To choose your password, open\n\n{link}\n\nand enter this PIN: {pin}\n\nIt is valid for 7 days. Afterwards you sign in with your email address and your password.',
-  },
-  adminResetMailText: /*i18n*/ {
-    id: 'mail.adminReset.text',
-    message:
-      'Hello {name},\n\nan administrator of {product} has asked for your password to be reset. To choose a new one, open\n\n{link}\n\nand enter this PIN: {pin}\n\nIt is valid for 7 days. Until then your current password keeps working.',
-  },
-
   // The client's fixed messages (spec §8).
   loginFailed: /*i18n*/ { id: 'spec.loginFailed', message: 'Login failed' },
   pinVerificationFailed: /*i18n*/ { id: 'spec.pinVerificationFailed', message: 'PIN verification failed' },
@@ -182,10 +156,5 @@ export const messages = {
   smtpHostFormat: /*i18n*/ { id: 'field.smtpHostFormat', message: 'Use a server name such as smtp.example.com, or an IP address' },
   smtpNotConfigured: /*i18n*/ { id: 'smtp.notConfigured', message: 'Save the SMTP configuration first.' },
   smtpTestSent: /*i18n*/ { id: 'smtp.testSent', message: 'A test mail was sent to {email}.' },
-  smtpTestSubject: /*i18n*/ { id: 'mail.smtpTest.subject', message: 'Test mail from {website}' },
-  smtpTestText: /*i18n*/ { id: 'mail.smtpTest.text', message: 'This mail was sent through the SMTP configuration of {website} ({host}). Contact form submissions will reach you the same way.' },
-  // The default mail template: {form}, {date} and {fields} are handed in as the template's own placeholders.
-  formMailSubject: /*i18n*/ { id: 'mail.form.subject', message: 'New message: {form}' },
-  formMailText: /*i18n*/ { id: 'mail.form.text', message: 'A visitor sent the form “{form}” on {date}:\n\n{fields}' },
   submissionReceived: /*i18n*/ { id: 'form.submissionReceived', message: 'Thank you! Your message has been received.' },
 } satisfies Record<string, MessageDescriptor>;

@@ -63,11 +63,6 @@ export const webhookMessages = {
   testSent: /*i18n*/ { id: 'webhook.testSent', message: 'The test was delivered ({status}).' },
   testFailed: /*i18n*/ { id: 'webhook.testFailed', message: 'The test was not delivered.' },
   secretRenewed: /*i18n*/ { id: 'webhook.secretRenewed', message: 'A new secret was made; the old one no longer signs anything.' },
-  disabledSubject: /*i18n*/ { id: 'mail.webhookDisabled.subject', message: 'A webhook of {website} was switched off' },
-  disabledText: /*i18n*/ {
-    id: 'mail.webhookDisabled.text',
-    message: 'For 24 hours, {url} did not accept the changes of {website}, so the webhook was switched off. Once the address works again, switch it on under {link}.',
-  },
 } satisfies Record<string, MessageDescriptor>;
 
 /** Where a webhook is sent: an absolute http(s) address, without credentials in it. */

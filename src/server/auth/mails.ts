@@ -1,17 +1,17 @@
 import type { MessageDescriptor } from '@lingui/core';
-import { messages } from '../../contract/messages';
 import { toInterfaceLanguage } from '../../contract/languages';
 import { translator } from '../http/i18n';
 import type { Mailer } from '../mail/mailer';
 import { brandingOf, loadSettings } from '../routes/white-label';
 import type { Db } from '../store/open';
 import type { UserRow } from './sessions';
+import { mailTexts } from '../mail/texts';
 
 const templates: Record<'login' | 'reset' | 'invite' | 'adminReset', { subject: MessageDescriptor; text: MessageDescriptor }> = {
-  login: { subject: messages.pinMailSubject, text: messages.pinMailText },
-  reset: { subject: messages.resetMailSubject, text: messages.resetMailText },
-  invite: { subject: messages.inviteMailSubject, text: messages.inviteMailText },
-  adminReset: { subject: messages.resetMailSubject, text: messages.adminResetMailText },
+  login: { subject: mailTexts.pinMailSubject, text: mailTexts.pinMailText },
+  reset: { subject: mailTexts.resetMailSubject, text: mailTexts.resetMailText },
+  invite: { subject: mailTexts.inviteMailSubject, text: mailTexts.inviteMailText },
+  adminReset: { subject: mailTexts.resetMailSubject, text: mailTexts.adminResetMailText },
 };
 export type PinMail = keyof typeof templates;
 

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { messages } from '../../contract/messages';
 import { translator } from '../http/i18n';
 import { renderFormMail } from './form-mail';
+import { mailTexts } from '../mail/texts';
 
 const facts = {
   form: 'Booking',
@@ -15,7 +15,7 @@ const facts = {
   ],
 };
 const placeholders = { form: '{{form}}', date: '{{date}}', fields: '{{fields}}' };
-const fallback = { subject: translator('en')(messages.formMailSubject, placeholders), body: translator('en')(messages.formMailText, placeholders) };
+const fallback = { subject: translator('en')(mailTexts.formMailSubject, placeholders), body: translator('en')(mailTexts.formMailText, placeholders) };
 
 describe('a submission’s mail', () => {
   it('fills the placeholders; what a visitor typed is a value, never a placeholder, and escaped in HTML', () => {

@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { toInterfaceLanguage } from '../../contract/languages';
-import { messages } from '../../contract/messages';
 import type { ServerContext } from '../context';
 import { renderFormMail } from '../content/form-mail';
 import { translator } from '../http/i18n';
 import { contactForms, contactSubmissions, mailTemplates, smtpSettings, users, websites } from '../store/schema';
 import { rounds, type Rounds } from '../store/rounds';
 import { sendWithWebsiteSmtp } from './website-smtp';
+import { mailTexts } from './texts';
 
 // Mailing contact form submissions (issue 12): a submission is stored first, then mailed through
 // its website's SMTP server. A mail the server does not take stays pending and is tried again
@@ -83,7 +83,7 @@ export function formDeliveries({ store, clock, secret, allowPrivate, log, interv
     const placeholders = { form: '{{form}}', date: '{{date}}', fields: '{{fields}}' };
     const mail = renderFormMail(
       found.template ?? { subject: '', body: '' },
-      { subject: t(messages.formMailSubject, placeholders), body: t(messages.formMailText, placeholders) },
+      { subject: t(mailTexts.formMailSubject, placeholders), body: t(mailTexts.formMailText, placeholders) },
       { form: found.form.name, sentAt: submission.createdAt, values: submission.values },
     );
     // An answer goes to the visitor: the first address they gave (the submission checked its form).

@@ -11,6 +11,7 @@ import { AuthUserSchema } from '../../contract/auth';
 import { messages } from '../../contract/messages';
 import { translator } from '../http/i18n';
 import { appSettings, pinChallenges, users } from '../store/schema';
+import { mailTexts } from '../mail/texts';
 
 const de = translator('de');
 const anna = { type: 'user' as const, email: 'anna@example.test', username: 'anna', password: 'correct horse 1', firstName: 'Anna' };
@@ -45,7 +46,7 @@ describe.each(storeKinds)('sign-in (%s)', (kind) => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.to).toBe('anna@example.test');
     const pin = lastPin(sent, 'anna@example.test');
-    expect(sent[0]!.subject).toBe(de(messages.pinMailSubject, { pin }));
+    expect(sent[0]!.subject).toBe(de(mailTexts.pinMailSubject, { pin }));
     const [challenge] = await store.db.select().from(pinChallenges);
     expect(challenge!.pinHash).not.toContain(pin);
   });

@@ -14,6 +14,7 @@ import { sendWithWebsiteSmtp } from '../mail/website-smtp';
 import { caller } from '../policy';
 import * as tables from '../store/schema';
 import { formSubmissionRoutes } from './form-submissions';
+import { mailTexts } from '../mail/texts';
 
 /** A person may try a website's mail server this often: enough to fix a setting, too few to scan with. */
 const SMTP_TEST_LIMIT = { max: 10, windowMs: 10 * 60_000 };
@@ -64,7 +65,7 @@ export async function contactFormRoutes(app: FastifyInstance, ctx: ServerContext
       const to = body.to ?? auth.user.email;
       const values = { website: found.website, host: found.smtp.host };
       try {
-        await sendWithWebsiteSmtp(found.smtp, { secret: ctx.secret, allowPrivate }, { to, subject: request.t(messages.smtpTestSubject, values), text: request.t(messages.smtpTestText, values) });
+        await sendWithWebsiteSmtp(found.smtp, { secret: ctx.secret, allowPrivate }, { to, subject: request.t(mailTexts.smtpTestSubject, values), text: request.t(mailTexts.smtpTestText, values) });
       } catch (error) {
         request.log.info({ err: error, websiteId }, 'SMTP test failed');
         throw new HttpError(422, messages.smtpTestFailed);

@@ -9,6 +9,7 @@ import { messages } from '../../contract/messages';
 import { buildApp } from '../app';
 import { translator } from '../http/i18n';
 import { pinChallenges } from '../store/schema';
+import { mailTexts } from '../mail/texts';
 
 // Issue 17: "a limit that strangers can spend must not lock out the account's owner". The owner
 // signs in from their own browser (address and cookie jar); the stranger calls from elsewhere.
@@ -79,7 +80,7 @@ describe.each(storeKinds)('sign-in limits strangers cannot spend (%s)', (kind) =
     // A device never seen before: only the separate mail quotas let it through.
     await signIn(open(OWNER_IP));
     expect(sent).toHaveLength(6);
-    expect(sent.at(-1)!.subject).toBe(en(messages.pinMailSubject, { pin: lastPin(sent, anna.email) }));
+    expect(sent.at(-1)!.subject).toBe(en(mailTexts.pinMailSubject, { pin: lastPin(sent, anna.email) }));
   });
 
   it('lets the owner’s right PIN in after a stranger sent wrong ones, and never lets the stranger try the challenge', async () => {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { toInterfaceLanguage } from '../../contract/languages';
-import { TEST_EVENT, webhookMessages, type Attempt } from '../../contract/resources/webhooks';
+import { TEST_EVENT, type Attempt } from '../../contract/resources/webhooks';
 import { decryptSecret } from '../auth/encryption';
 import type { ServerContext } from '../context';
 import { translator } from '../http/i18n';
@@ -10,6 +10,7 @@ import { revisions, users, webhookDeliveries, webhookEvents, webhooks, websites 
 import { eventOf } from './events';
 import { rounds, type Rounds } from '../store/rounds';
 import { postSigned, type Outcome } from './post';
+import { mailTexts } from '../mail/texts';
 
 // Sending a website's webhooks (ADR 026). A change's revision is queued in its own transaction
 // (migration 0019); a round turns the queued revisions into one delivery per webhook that wants
@@ -176,7 +177,7 @@ export function webhookSender({ store, clock, secret, mailer, entries, publicUrl
     const values = { website: owner.website, url: hook.url, link: `${publicUrl}/websites/${hook.websiteId}/webhooks` };
     const settings = await loadSettings(db);
     await mailer
-      .send({ to: owner.email, from: settings.mailFrom || undefined, subject: t(webhookMessages.disabledSubject, values), text: t(webhookMessages.disabledText, values) })
+      .send({ to: owner.email, from: settings.mailFrom || undefined, subject: t(mailTexts.webhookDisabledSubject, values), text: t(mailTexts.webhookDisabledText, values) })
       .catch((error: unknown) => log.warn({ err: error, webhook: hook.id }, 'the owner was not told of a webhook switched off'));
   }
 
