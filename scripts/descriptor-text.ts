@@ -11,8 +11,8 @@ export function dropDescriptorText(code: string): string {
 /**
  * The contract's plain descriptors (they run in Node and the worker too, so no macro compiles
  * them) keep their English text for those; in the page's build it only repeated the English
- * catalog, which holds every one of them (lingui.config.ts: the contract is in `boot`), as Lingui's
- * macro leaves its own descriptors with their ids alone. 2.3 kB of the sign-in page's brotli.
+ * catalog, which holds every one of them (lingui.config.ts: the contract is in `boot`); Lingui's
+ * macro leaves its own descriptors with their ids alone too (ADR 038).
  */
 export function descriptorIdsOnly(): Plugin {
   return {

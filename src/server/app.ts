@@ -129,8 +129,8 @@ export async function buildApp({ config, store, mailer, logger, clock = () => ne
     // Only behind a proxy we were told about may X-Forwarded-For name the client (rate limits key on it).
     trustProxy: trustProxy(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // Without a factory of its own Fastify loads Ajv and fast-json-stringify (a hundred files, a
-    // tenth of a start) for compilers ours replace at once, below.
+    // Without a factory of its own Fastify loads Ajv and fast-json-stringify's compiler (a hundred
+    // files, a tenth of a start) for compilers ours replace at once, below.
     schemaController: { compilersFactory: { buildValidator: replacedBelow, buildSerializer: replacedBelow } },
     frameworkErrors: (error, request, reply) => {
       everyAnswer(request, reply);

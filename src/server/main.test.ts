@@ -45,6 +45,26 @@ function printedPassword(output: string): string {
 }
 
 describe('the server process', () => {
+  it('starts without what only a later request needs: Fastify’s own validator, the HTML sanitizer', async () => {
+    const dir = await dataDir();
+    // Told by a signal, the process names the packages it has loaded so far.
+    const probe = join(dir, 'loaded.cjs');
+    await writeFile(
+      probe,
+      "process.on('SIGUSR2', () => console.log('loaded: ' + JSON.stringify(Object.keys(require.cache).map((file) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file)?.[1]).filter(Boolean))));",
+    );
+    const server = start({ DATA_DIR: dir, DEMO: '0', NODE_OPTIONS: `--require ${probe}` });
+    await server.waitFor(/running at/);
+    server.proc.kill('SIGUSR2');
+    const [, names] = await server.waitFor(/loaded: (\[.*\])/);
+    const loaded = new Set(JSON.parse(names!) as string[]);
+    // The probe sees what a start loads…
+    expect(loaded).toContain('fastify');
+    expect(loaded).toContain('@fastify/compress');
+    // …and none of these: Ajv for the validator ours replaces, the sanitizer and its CSS parser until rich text is written.
+    expect(['ajv', 'sanitize-html', 'postcss'].filter((name) => loaded.has(name))).toEqual([]);
+  }, PROCESS_TEST_MS);
+
   it('survives a kill during first start, prints how to sign in until the first sign-in, shuts down on SIGTERM and keeps its admin', async () => {
     const dir = await dataDir();
     const env = { DATA_DIR: dir, DEMO: '0' };
