@@ -11,7 +11,8 @@ import { precompress } from './scripts/precompress.ts';
 import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
 
 // The default interface language (spec §9) is the catalog to fetch alongside the entry.
-const boot = bootChunk('src/app/main.tsx', { preload: ['src/locales/en/boot.ts'], sources: BOOT_SOURCES });
+// A signed-in start runs the shell before any screen: public/snapshot.js asks for it beside boot.
+const boot = bootChunk('src/app/main.tsx', { preload: ['src/locales/en/boot.ts'], sources: BOOT_SOURCES, signedIn: ['src/views/shell/shell.tsx'] });
 // Test files that hold no DOM: the server, the contract, the test support and the scripts.
 const serverDirs = ['src/server/', 'src/contract/', 'tests/support/', 'scripts/'];
 const serverOnly = serverDirs.map((dir) => `${dir}**/*.test.ts`);

@@ -15,14 +15,22 @@
     var user = JSON.parse(localStorage.getItem('auth_user') || 'null');
     var entry = document.querySelector('script[type="module"][src]');
     if (!user || !localStorage.getItem('auth_token') || !entry) return;
-    // A signed-in start needs the screens' shared chunk (ADR 033) once boot has run: asked for now,
-    // beside boot, it is not a second wait on a slow link.
+    // A signed-in start needs the screens' shared chunk, the shell and the whole catalog of its
+    // language (ADR 033) once boot has run: asked for now, beside boot, they are not a second wait
+    // on a slow link. The language as src/api/interface-language.ts chooses it: the visitor's
+    // choice, else the installation's default as last seen, else English.
+    var branding = JSON.parse(localStorage.getItem('branding') || 'null');
+    var language = (localStorage.getItem('language') || (branding && branding.defaultLanguage) || 'en').trim().slice(0, 2).toLowerCase();
     var shared = document.querySelector('meta[name="signed-in-chunks"]');
-    var hrefs = shared ? shared.getAttribute('content').split(' ') : [];
+    var catalog = document.querySelector('meta[name="signed-in-catalog"][lang="' + language.replace(/[^a-z]/g, '') + '"]');
+    var hrefs = (shared ? shared.getAttribute('content').split(' ') : []).concat(catalog ? [catalog.getAttribute('content')] : []);
     for (var h = 0; h < hrefs.length; h++) {
-      if (!/^\/assets\/[\w.-]+\.js$/.test(hrefs[h])) continue;
+      var kind = /^\/assets\/[\w.-]+\.(js|css)$/.exec(hrefs[h]);
+      if (!kind) continue;
       var link = document.createElement('link');
-      link.rel = 'modulepreload';
+      // A style is only fetched here: the screen that needs it adds it as a stylesheet.
+      link.rel = kind[1] === 'js' ? 'modulepreload' : 'preload';
+      if (kind[1] === 'css') link.as = 'style';
       link.crossOrigin = 'anonymous';
       link.href = hrefs[h];
       document.head.appendChild(link);

@@ -10,9 +10,14 @@ const SHARED = 'app';
  * entry (React, the request code, the auth machine…) into a dozen small chunks, and on a phone
  * each file costs a round trip. Lazy screens then import the pieces they share from this chunk.
  */
-export function bootChunk(entry: string, { preload = [], sources = [] }: { preload?: readonly string[]; sources?: readonly string[] } = {}) {
+export function bootChunk(
+  entry: string,
+  { preload = [], sources = [], signedIn = [] }: { preload?: readonly string[]; sources?: readonly string[]; signedIn?: readonly string[] } = {},
+) {
   const entryId = resolve(entry);
   const preloaded = new Set(preload.map((file) => resolve(file)));
+  const signedInScreens = new Set(signedIn.map((file) => resolve(file)));
+  const allMessages = /[\\/]src[\\/]locales[\\/](\w+)[\\/]messages\.ts$/;
   const boot = new Set<string>();
   const src = resolve('src');
   // The first screen's catalog holds the messages of these sources only (lingui.config.ts).
@@ -27,12 +32,23 @@ export function bootChunk(entry: string, { preload = [], sources = [] }: { prelo
       handler(_html, { bundle }) {
         const all = Object.values(bundle ?? {});
         const chunks = all.filter((chunk) => chunk.type === 'chunk' && chunk.facadeModuleId !== null && preloaded.has(chunk.facadeModuleId));
-        // The screens' shared chunk, named for public/snapshot.js: a signed-in start asks for it beside
-        // boot; the sign-in page never loads it.
-        const shared = all.filter((chunk) => chunk.type === 'chunk' && chunk.name === SHARED).map((chunk) => `/${chunk.fileName}`);
+        // What every signed-in start runs before its first render, named for public/snapshot.js, which
+        // asks for it beside boot: the screens' shared chunk, the shell, their styles, and each
+        // language's whole catalog (a signed-in start loads all its messages: ADR 014). The sign-in
+        // page never loads them.
+        const signedInChunks = all.flatMap((chunk) =>
+          chunk.type === 'chunk' && (chunk.name === SHARED || (chunk.facadeModuleId !== null && signedInScreens.has(chunk.facadeModuleId)))
+            ? [chunk.fileName, ...(chunk.viteMetadata?.importedCss ?? [])]
+            : [],
+        );
+        const catalogs = all.flatMap((chunk) => {
+          const language = chunk.type === 'chunk' && chunk.facadeModuleId?.match(allMessages)?.[1];
+          return language ? [{ tag: 'meta', attrs: { name: 'signed-in-catalog', lang: language, content: `/${chunk.fileName}` }, injectTo: 'head' as const }] : [];
+        });
         return [
           ...chunks.map((chunk) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' as const })),
-          { tag: 'meta', attrs: { name: 'signed-in-chunks', content: shared.join(' ') }, injectTo: 'head' as const },
+          { tag: 'meta', attrs: { name: 'signed-in-chunks', content: signedInChunks.map((file) => `/${file}`).join(' ') }, injectTo: 'head' as const },
+          ...catalogs,
         ];
       },
     },

@@ -88,6 +88,29 @@ describe('AppRoutes', () => {
     expect(listCalls()).toHaveLength(1);
   });
 
+  it('asks for the dashboard’s figures and latest changes while the app loads; the page takes them', async () => {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    const areas = ['websites', 'users', 'partners', 'admins'];
+    const reads = () =>
+      fetchMock.mock.calls.map(([input]) => String(input)).filter((url) => areas.some((area) => url.startsWith(`/api/${area}/stats`) || url.startsWith(`/api/${area}?`)));
+    await preloadPath('/', Promise.resolve());
+    const early = reads();
+    expect(early.toSorted()).toEqual(
+      areas.flatMap((area) => [`/api/${area}/stats`, `/api/${area}?page=1&limit=5&sortBy=updatedAt&sortOrder=desc`]).toSorted(),
+    );
+
+    renderScreen(
+      <BrandingProvider>
+        <AppRoutes />
+      </BrandingProvider>,
+      { path: '/' },
+    );
+    expect(await screen.findByRole('heading', { level: 2, name: 'Partners' })).toBeDefined();
+    await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+    expect(reads()).toEqual(early);
+  });
+
   it.each([
     ['an anonymous visitor', '/users', undefined, '/login'],
     ['an anonymous visitor', '/cms/w1/pages', undefined, '/login'],

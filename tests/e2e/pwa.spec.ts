@@ -135,7 +135,7 @@ test('opened again, the app starts from the precache without waiting on the netw
 /** The entries of a built chunk, by its name (`boot`, `app`). */
 const chunk = (entries: PerformanceResourceTiming[], name: string) => entries.filter((entry) => new URL(entry.name).pathname.startsWith(`/assets/${name}-`));
 
-test('a signed-in start asks for the screens’ shared code beside boot; the sign-in page never loads it', async ({ browser, server }) => {
+test('a signed-in start asks for the screens’ shared code, the shell and its catalog beside boot; the sign-in page loads none of them', async ({ browser, server }) => {
   // No service worker: its answers are not slowed by the emulated link, and this is a first visit.
   const context = await browser.newContext({ baseURL: server.url, serviceWorkers: 'block' });
   const page = await context.newPage();
@@ -145,7 +145,7 @@ test('a signed-in start asks for the screens’ shared code beside boot; the sig
   await page.goto('/login');
   await expect(page.getByLabel('Password', { exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
-  expect(chunk(await scripts(), 'app')).toEqual([]);
+  for (const name of ['app', 'shell', 'messages']) expect(chunk(await scripts(), name), name).toEqual([]);
 
   await signIn(page, server, await seedAccount(server, 'admin'));
   await expect(page).toHaveURL(/\/$/);
@@ -159,7 +159,20 @@ test('a signed-in start asks for the screens’ shared code beside boot; the sig
   await expect(page.getByRole('heading', { name: 'Categories', level: 1 })).toBeVisible({ timeout: 20_000 });
   const entries = await scripts();
   const boot = chunk(entries, 'boot').toSorted((a, b) => b.encodedBodySize - a.encodedBodySize)[0]!;
-  const [shared] = chunk(entries, 'app');
-  expect(shared!.startTime).toBeLessThan(boot.responseEnd);
+  // The shared chunk, the shell and the language's whole catalog: all three leave before boot has arrived.
+  for (const name of ['app', 'shell', 'messages']) expect(chunk(entries, name)[0]?.startTime, name).toBeLessThan(boot.responseEnd);
+  const english = await page.locator('meta[name="signed-in-catalog"][lang="en"]').getAttribute('content');
+  expect(chunk(entries, 'messages').map((entry) => new URL(entry.name).pathname)).toEqual([english]);
+
+  // Someone who chose German gets the German catalog early, and never the English one.
+  await page.evaluate(() => localStorage.setItem('language', 'de'));
+  await cdp.send('Network.clearBrowserCache');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Kategorien', level: 1 })).toBeVisible({ timeout: 20_000 });
+  const german = await page.locator('meta[name="signed-in-catalog"][lang="de"]').getAttribute('content');
+  const again = await scripts();
+  const bootAgain = chunk(again, 'boot').toSorted((a, b) => b.encodedBodySize - a.encodedBodySize)[0]!;
+  expect(chunk(again, 'messages').map((entry) => new URL(entry.name).pathname)).toEqual([german]);
+  expect(chunk(again, 'messages')[0]!.startTime).toBeLessThan(bootAgain.responseEnd);
   await context.close();
 });

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus } from 'lucide-react';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { dateFormat } from '../../components/intl-formats';
 import { StatBoxes } from '../../components/stat-boxes';
@@ -10,12 +10,13 @@ import { RECENT_DAYS, titleOf, type Resource } from '../../contract/resource';
 import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
 import { resourceText } from '../../api/resource-text';
-import { listMachine } from '../../machines/list.machine';
+import { initialListQuery, listMachine } from '../../machines/list.machine';
+import { prefetchList, readAhead, type ResourceStore } from '../../db/resource-store';
 import { storeActors } from '../../machines/store-actors';
 import { LoadProblem } from '../resource/offline-note';
 import { useResourceStore } from '../resource/store-context';
 import { useRefreshOnSync } from '../resource/use-list-page';
-import { useStats } from '../resource/use-stats';
+import { prefetchStats, useStats } from '../resource/use-stats';
 import board from './dashboard.module.css';
 
 /** One area of a dashboard (the admin's websites, a website's pages): its figures and what changed last. */
@@ -33,13 +34,22 @@ export interface Area {
 
 /** The records of an area changed last. */
 const LATEST = { limit: 5, sortBy: 'updatedAt', sortOrder: 'desc' } as const;
+const latestQuery = (resource: Resource) => initialListQuery(resource, LATEST);
+
+/** Starts reading an area's figures and latest changes while its screen's code is still loading. */
+export function prefetchArea(store: ResourceStore, { resource }: Pick<Area, 'resource'>): void {
+  prefetchStats(resource);
+  prefetchList(store, resource, latestQuery(resource));
+}
 
 export function AreaSummary({ area }: { area: Area }) {
   const { t, i18n } = useLingui();
   const headingId = useId();
   const stats = useStats(area.resource);
   const store = useResourceStore();
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
+  // The first page as read ahead (the route's `prefetch`), else read from the first render on.
+  const [ahead] = useState(() => readAhead(store, area.resource, latestQuery(area.resource)));
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
   const actor = useActorRef(machine, { input: { resource: area.resource, query: LATEST } });
   useRefreshOnSync(actor);
   const latest = useSelector(actor, (snapshot) => snapshot.context.page)?.items ?? null;

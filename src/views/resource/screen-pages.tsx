@@ -7,6 +7,7 @@ import { allows } from '../../contract/permissions';
 import { boundTo, type Operation } from '../../contract/resource';
 import { resourceStore } from '../../db/device-store';
 import { prefetchList, prefetchRecord } from '../../db/resource-store';
+import { prefetchStats } from './use-stats';
 import { initialListQuery } from '../../machines/list.machine';
 import { ResourceFormPage } from './resource-form';
 import { listReady, ResourceListPage } from './resource-list-page';
@@ -60,7 +61,9 @@ export function screenPages(screen: ResourceScreen, above?: ReactNode, children?
     /** The route's first page, asked for while the app still loads (routes.tsx preloadPath). */
     prefetch(params: Readonly<Record<string, string | undefined>>) {
       const resource = readable('list', params);
-      if (resource) prefetchList(resourceStore, resource, initialListQuery(resource));
+      if (!resource) return;
+      prefetchList(resourceStore, resource, initialListQuery(resource));
+      prefetchStats(resource);
     },
   });
   if (!screen.routes) return { List };

@@ -7,6 +7,21 @@ import type { Stat } from '../../components/stat-boxes';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import type { Filter } from './screen';
 
+const readStats = (path: string, signal?: AbortSignal) => requestData(path, StatsSchema, { signal, fallback: messages.requestFailed });
+
+/** Figures asked for before their screen rendered (its route's `prefetch`), each taken once by `useStats`. */
+const early = new Map<string, Promise<Stats>>();
+
+/** Starts reading an entry's figures while its screen's code is still loading. */
+export function prefetchStats(resource: Pick<Resource, 'paths'>): void {
+  const path = resource.paths.stats;
+  if (!path) return;
+  const reading = readStats(path);
+  // Nobody may take it (the screen closed at once): its failure is then nobody's to hear.
+  reading.catch(() => undefined);
+  early.set(path, reading);
+}
+
 /** An entry's figures from its `stats` path (spec §7 `/stats`), read again after queued changes reached the server; null while unknown or offline. */
 export function useStats(resource: Pick<Resource, 'paths'>): Stats | null {
   const path = resource.paths.stats;
@@ -14,13 +29,17 @@ export function useStats(resource: Pick<Resource, 'paths'>): Stats | null {
   useEffect(() => {
     if (!path) return;
     const controller = new AbortController();
+    let ahead = early.get(path);
+    early.delete(path);
     const load = () =>
-      requestData(path, StatsSchema, { signal: controller.signal, fallback: messages.requestFailed }).then(
+      (ahead ?? readStats(path, controller.signal)).then(
         (loaded) => setStats({ path, stats: loaded }),
         // Figures are a nicety: a list that loads without them is no failure worth a message.
         () => undefined,
       );
     void load();
+    // Only the first load takes the early read: one after a sync asks again.
+    ahead = undefined;
     window.addEventListener(SYNCED_EVENT, load);
     return () => {
       controller.abort();
