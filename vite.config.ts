@@ -7,6 +7,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { BOOT_SOURCES } from './lingui.config.ts';
 import { bootChunk } from './scripts/boot-chunk.ts';
 import { descriptorIdsOnly } from './scripts/descriptor-text.ts';
+import { minifyPublicScripts } from './scripts/minify-public.ts';
 import { precompress } from './scripts/precompress.ts';
 import { DEFAULT_PRODUCT_NAME } from './src/contract/branding.ts';
 
@@ -31,6 +32,7 @@ export default defineConfig({
     boot.plugin,
     descriptorIdsOnly(),
     react(),
+    minifyPublicScripts(['snapshot.js']),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',
