@@ -18,17 +18,14 @@ export function minifyScripts(dir: string, names: readonly string[]): void {
 
 /** The Vite side: once the public files are in the output, before the service worker's manifest and the compressed copies are made of them. */
 export function minifyPublicScripts(names: readonly string[]): Plugin {
-  let outDir = '';
   return {
     name: 'sitekeeper:minify-public',
     apply: 'build',
-    configResolved(config) {
-      outDir = config.build.outDir;
-    },
     writeBundle: {
       order: 'pre',
-      handler() {
-        minifyScripts(outDir, names);
+      handler({ dir }) {
+        if (!dir) this.error('the public scripts are minified in an output directory, and this build writes none');
+        minifyScripts(dir, names);
       },
     },
   };
