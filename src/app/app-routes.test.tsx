@@ -16,6 +16,7 @@ const fetchMock = vi.fn<typeof fetch>();
 /** What every other call hears: a list of one partner record (`/api/partners/my-partners`: the partner's Settings). */
 const partnerRecord = { _id: '0190a1b2-0000-7000-8000-0000000000b1', version: 1, createdAt: '2026-01-01T10:00:00Z', updatedAt: '2026-01-01T10:00:00Z', name: 'Partner', ownerId: '0190a1b2-0000-7000-8000-0000000000c1' };
 const listCalls = () => fetchMock.mock.calls.filter(([input]) => String(input).startsWith('/api/categories?'));
+const statsCalls = () => fetchMock.mock.calls.filter(([input]) => String(input) === '/api/users/stats');
 
 beforeEach(() => {
   localStorage.clear();
@@ -28,6 +29,15 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
 });
 
+/** The app's routes at `path`, as the app renders them. */
+const renderApp = (path: string) =>
+  renderScreen(
+    <BrandingProvider>
+      <AppRoutes />
+    </BrandingProvider>,
+    { path },
+  );
+
 /** Rendered in an awaited act: a screen whose chunk is still loading suspends, and React retries it only there. */
 async function open(path: string, user?: SessionUser) {
   if (user) {
@@ -36,12 +46,7 @@ async function open(path: string, user?: SessionUser) {
   }
   let rendered: ReturnType<typeof renderScreen> | undefined;
   await act(async () => {
-    rendered = renderScreen(
-      <BrandingProvider>
-        <AppRoutes />
-      </BrandingProvider>,
-      { path },
-    );
+    rendered = renderApp(path);
   });
   return rendered!;
 }
@@ -54,12 +59,7 @@ describe('AppRoutes', () => {
     await preloadPath('/profile', Promise.resolve());
 
     // Not in an awaited act: had anything suspended, nothing would be on screen yet.
-    renderScreen(
-      <BrandingProvider>
-        <AppRoutes />
-      </BrandingProvider>,
-      { path: '/profile' },
-    );
+    renderApp('/profile');
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toBeDefined();
     expect(screen.getByRole('heading', { level: 1, name: 'Profile' })).toBeDefined();
   });
@@ -77,15 +77,22 @@ describe('AppRoutes', () => {
     expect(listCalls().map(([input]) => String(input))).toEqual(['/api/categories?page=1&limit=10&sortBy=name&sortOrder=asc']);
 
     // The page takes that request instead of making its own.
-    renderScreen(
-      <BrandingProvider>
-        <AppRoutes />
-      </BrandingProvider>,
-      { path: '/websites/categories' },
-    );
+    renderApp('/websites/categories');
     expect(await screen.findByRole('heading', { level: 1, name: 'Categories' })).toBeDefined();
     await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
     expect(listCalls()).toHaveLength(1);
+  });
+
+  it('asks for a list’s figures while the app loads; the page takes them', async () => {
+    localStorage.setItem('auth_token', 'token');
+    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    await preloadPath('/users', Promise.resolve());
+    expect(statsCalls()).toHaveLength(1);
+
+    renderApp('/users');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeDefined();
+    await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+    expect(statsCalls()).toHaveLength(1);
   });
 
   it('asks for the dashboard’s figures and latest changes while the app loads; the page takes them', async () => {
@@ -100,12 +107,7 @@ describe('AppRoutes', () => {
       areas.flatMap((area) => [`/api/${area}/stats`, `/api/${area}?page=1&limit=5&sortBy=updatedAt&sortOrder=desc`]).toSorted(),
     );
 
-    renderScreen(
-      <BrandingProvider>
-        <AppRoutes />
-      </BrandingProvider>,
-      { path: '/' },
-    );
+    renderApp('/');
     expect(await screen.findByRole('heading', { level: 2, name: 'Partners' })).toBeDefined();
     await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
     expect(reads()).toEqual(early);

@@ -67,9 +67,27 @@ export interface ResourceStore {
 }
 
 /** A call started for someone who may never take it (the screen closed at once): its failure is then nobody's to hear. */
-function started<T>(promise: Promise<T>): Promise<never> | null {
+export function unheard<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
-  return promise as Promise<never>;
+  return promise;
+}
+
+/**
+ * Reads started before their screen rendered (a route's `prefetch`), by key, each taken once by
+ * the screen that asks for the same thing: a list's first page, a record, an entry's figures.
+ */
+export function earlyReads<T>() {
+  const waiting = new Map<string, T>();
+  return {
+    put(key: string, read: T): void {
+      waiting.set(key, read);
+    },
+    take(key: string): T | undefined {
+      const read = waiting.get(key);
+      waiting.delete(key);
+      return read;
+    },
+  };
 }
 
 type Ahead = Pick<ResourceStore, 'cachedList' | 'fetchList' | 'cachedRecord' | 'fetchRecord'>;
@@ -82,7 +100,7 @@ type Ahead = Pick<ResourceStore, 'cachedList' | 'fetchList' | 'cachedRecord' | '
  * what it was started for: a later load (a refresh, another query) asks again.
  */
 function withReads(store: ResourceStore, key: string, keyOf: (resource: Resource, asked: unknown) => string, reads: Partial<Record<keyof Ahead, Promise<unknown>>>): ResourceStore {
-  const pending = new Map(Object.entries(reads).map(([call, promise]) => [call, started(promise)]));
+  const pending = new Map(Object.entries(reads).map(([call, promise]) => [call, unheard(promise) as Promise<never>]));
   const take = (call: keyof Ahead, resource: Resource, asked: unknown) => {
     const ahead = pending.get(call);
     pending.delete(call);
@@ -110,13 +128,11 @@ function withRecordAhead(store: ResourceStore, resource: Resource, id: string): 
   return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: store.cachedRecord(resource, id), fetchRecord: store.fetchRecord(resource, id) });
 }
 
-/** Read-aheads started before their screen rendered, each waiting to be taken once. */
-const early = new Map<string, { store: ResourceStore; ahead: ResourceStore }>();
+const early = earlyReads<{ store: ResourceStore; ahead: ResourceStore }>();
 
 /** The read-ahead started before the screen on the same store, else `start`'s, started now. */
 function takeEarly(store: ResourceStore, key: string, start: () => ResourceStore): ResourceStore {
-  const taken = early.get(key);
-  early.delete(key);
+  const taken = early.take(key);
   return taken?.store === store ? taken.ahead : start();
 }
 
@@ -125,7 +141,7 @@ function takeEarly(store: ResourceStore, key: string, start: () => ResourceStore
  * so the request is on its way before React renders; the screen takes it with `readAhead`.
  */
 export function prefetchList<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): void {
-  early.set(listKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
+  early.put(listKey(resource, query), { store, ahead: withReadAhead(store, resource, query) });
 }
 
 /** The list's read-ahead: the one started before the screen on the same store, else one started now. */
@@ -135,7 +151,7 @@ export function readAhead<R extends Resource>(store: ResourceStore, resource: R,
 
 /** Starts reading a record while its editor's code is still loading (the route's `prefetch`); the editor takes it with `recordAhead`. */
 export function prefetchRecord(store: ResourceStore, resource: Resource, id: string): void {
-  early.set(recordKey(resource, id), { store, ahead: withRecordAhead(store, resource, id) });
+  early.put(recordKey(resource, id), { store, ahead: withRecordAhead(store, resource, id) });
 }
 
 /** The record's read-ahead: the one started before the editor on the same store, else one started now. */

@@ -4,22 +4,18 @@ import { requestData } from '../../api/request';
 import { messages } from '../../contract/messages';
 import { RECENT_DAYS, StatsSchema, type Resource, type Stats } from '../../contract/resource';
 import type { Stat } from '../../components/stat-boxes';
+import { earlyReads, unheard } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import type { Filter } from './screen';
 
 const readStats = (path: string, signal?: AbortSignal) => requestData(path, StatsSchema, { signal, fallback: messages.requestFailed });
 
-/** Figures asked for before their screen rendered (its route's `prefetch`), each taken once by `useStats`. */
-const early = new Map<string, Promise<Stats>>();
+const early = earlyReads<Promise<Stats>>();
 
-/** Starts reading an entry's figures while its screen's code is still loading. */
+/** Starts reading an entry's figures while its screen's code is still loading; `useStats` takes them. */
 export function prefetchStats(resource: Pick<Resource, 'paths'>): void {
   const path = resource.paths.stats;
-  if (!path) return;
-  const reading = readStats(path);
-  // Nobody may take it (the screen closed at once): its failure is then nobody's to hear.
-  reading.catch(() => undefined);
-  early.set(path, reading);
+  if (path) early.put(path, unheard(readStats(path)));
 }
 
 /** An entry's figures from its `stats` path (spec §7 `/stats`), read again after queued changes reached the server; null while unknown or offline. */
@@ -29,8 +25,7 @@ export function useStats(resource: Pick<Resource, 'paths'>): Stats | null {
   useEffect(() => {
     if (!path) return;
     const controller = new AbortController();
-    let ahead = early.get(path);
-    early.delete(path);
+    let ahead = early.take(path);
     const load = () =>
       (ahead ?? readStats(path, controller.signal)).then(
         (loaded) => setStats({ path, stats: loaded }),
