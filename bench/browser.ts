@@ -137,14 +137,18 @@ async function prepare(context: BrowserContext, scenario: Scenario): Promise<voi
   await watch(context, scenario.marker);
 }
 
-/** A first visit: a new profile, nothing cached, no service worker yet. */
-export async function cold(browser: Browser, scenario: Scenario, profile: Profile): Promise<Visit> {
+/**
+ * A first visit: a new profile, nothing cached, no service worker yet. Its bytes are counted (on
+ * loopback) only when asked for: that waits for the network to be idle, which the app's event
+ * stream never is, so it costs the wait's whole timeout.
+ */
+export async function cold(browser: Browser, scenario: Scenario, profile: Profile, { bytes = false } = {}): Promise<Visit> {
   const context = await browser.newContext({ viewport: DESKTOP });
   try {
     await prepare(context, scenario);
     const page = await context.newPage();
     if (profile === 'phone') await throttle(page);
-    return await visit(page, scenario.url, { bytes: profile === 'loopback' });
+    return await visit(page, scenario.url, { bytes: bytes && profile === 'loopback' });
   } finally {
     await context.close();
   }
@@ -177,12 +181,22 @@ export const median = (values: readonly number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-/** The same visit `samples` times, the median of each figure; each one is printed as it comes. */
-export async function sample(label: string, samples: number, once: () => Promise<Visit>): Promise<Visit> {
-  const visits: Visit[] = [];
-  for (let i = 0; i < samples; i++) visits.push(await once());
-  console.info(`  ${label}: ${visits.map((v) => v.visibleMs.toFixed(0)).join(', ')} ms`);
-  return { visibleMs: median(visits.map((v) => v.visibleMs)), jsCssBytes: median(visits.map((v) => v.jsCssBytes)) };
+/**
+ * Visits taken in turn, `samples` rounds of one of each (ours, then its floor, then ours again), the
+ * median of each figure per visit; each is printed as it comes. Taken in turn, a slow minute of a
+ * shared machine falls on ours and its floor alike instead of on whichever ran during it.
+ */
+export async function sample<K extends string>(label: string, samples: number, visits: Record<K, () => Promise<Visit>>): Promise<Record<K, Visit>> {
+  const names = Object.keys(visits) as K[];
+  const taken = new Map<K, Visit[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < samples; i++) for (const name of names) taken.get(name)!.push(await visits[name]());
+  const medians = {} as Record<K, Visit>;
+  for (const name of names) {
+    const all = taken.get(name)!;
+    console.info(`  ${label} ${name}: ${all.map((v) => v.visibleMs.toFixed(0)).join(', ')} ms`);
+    medians[name] = { visibleMs: median(all.map((v) => v.visibleMs)), jsCssBytes: median(all.map((v) => v.jsCssBytes)) };
+  }
+  return medians;
 }
 
 export interface BrowserBench {

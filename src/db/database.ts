@@ -253,12 +253,18 @@ export const stillCreating = () => !openedBefore && !ready;
 // surfaces again at the first query.
 db.open().catch(() => undefined);
 
+let clears = 0;
+
+/** How many times this device's copies were cleared so far: a write begun before a clear is not made after it. */
+export const clearsSoFar = () => clears;
+
 /**
  * Logout: nothing of this user may stay on the device (DESIGN §6). A session the server rejected
  * (expired while the phone was offline) is not a logout: what the user typed and did not send yet
  * stays, marked as theirs, until they sign in again — or someone else does (`claimUnsent`).
  */
 export async function clearLocalData(keepUnsentOf?: string): Promise<void> {
+  clears++;
   await db.transaction('rw', [db.cache, db.records, db.outbox, db.files, db.meta], async () => {
     await Promise.all([db.cache.clear(), db.records.clear(), db.meta.clear()]);
     if (keepUnsentOf && (await db.outbox.count()) > 0) await db.meta.put({ key: 'unsentOwner', userId: keepUnsentOf });
@@ -272,6 +278,7 @@ export async function clearLocalData(keepUnsentOf?: string): Promise<void> {
  * slow list answer arriving late) is shown to this one.
  */
 export async function claimUnsent(userId: string): Promise<void> {
+  clears++;
   await db.transaction('rw', [db.cache, db.records, db.outbox, db.files, db.meta], async () => {
     await Promise.all([db.cache.clear(), db.records.clear()]);
     const owner = await db.meta.get('unsentOwner');

@@ -118,6 +118,8 @@ describe('reading', () => {
   it('drops a cached row that no longer parses, and its page, instead of showing it', async () => {
     seed(2);
     await store.fetchList(subcategories, {});
+    // Read through the store, which waits until the fetched page is kept.
+    expect(await store.cachedList(subcategories, {})).not.toBeNull();
     await db.records.update(['subcategories', id(2)], { row: { ...rows.get(id(2))!, name: '' } });
 
     expect(await store.cachedList(subcategories, {})).toBeNull();

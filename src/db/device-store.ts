@@ -7,7 +7,7 @@ import type { Pagination } from '../contract/envelope';
 import { messages } from '../contract/messages';
 import { orderTag } from '../contract/order';
 import { DEFAULT_PAGE_SIZE, parentIdOf, type QueryOf, type Resource } from '../contract/resource';
-import { db, stillCreating, type CachedPage, type CachedRecord, type OutboxEntry, type WireRow } from './database';
+import { clearsSoFar, db, stillCreating, type CachedPage, type CachedRecord, type OutboxEntry, type WireRow } from './database';
 import { enqueue, entityEntries, outboxEntries } from './outbox';
 import { rememberServerRow } from './outbox-cache';
 import { enqueueReorder } from './outbox-reorder';
@@ -29,23 +29,16 @@ export function outcomeClaimed(seq: number): boolean {
   return claimed.has(seq);
 }
 
-/**
- * Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay).
- * Returns the rows as the device now holds them.
- */
-async function writeFetched({ name: resource, boundKey }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<WireRow[]> {
-  const keys = rows.map((row): [string, string] => [resource, row._id]);
-  const previous = await db.records.bulkGet(keys);
-  const records: CachedRecord[] = [];
-  const kept = rows.map((row, index) => {
+/** Server rows into `records`; a row never replaces a newer one (a slow fetch racing a replay). */
+async function writeFetched({ name: resource, boundKey }: Resource, rows: readonly WireRow[], fetchedAt: number): Promise<void> {
+  const previous = await db.records.bulkGet(rows.map((row): [string, string] => [resource, row._id]));
+  const records = rows.flatMap((row, index): CachedRecord[] => {
     const old = previous[index];
-    if (old && old.row.version > row.version) return old.row;
+    if (old && old.row.version > row.version) return [];
     const same = old?.row.version === row.version;
-    records.push({ resource, scope: boundKey, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally });
-    return row;
+    return [{ resource, scope: boundKey, id: row._id, row, fetchedAt, ownFrom: same ? old.ownFrom : undefined, createdLocally: old?.createdLocally }];
   });
   await db.records.bulkPut(records);
-  return kept;
 }
 
 /** Whether a cached record or an outbox entry was made under this copy's binding: a website's pages never show another's. */
@@ -67,12 +60,63 @@ function listPage(resource: Resource, query: Record<string, string | number>, id
   return { key: pageKey(resource, query), resource: resource.name, query, ids, pagination, fetchedAt };
 }
 
-/** Keeps a page the server answered and its rows, inside the caller's transaction; the rows as the device now holds them. */
-async function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<WireRow[]> {
-  const held = await writeFetched(resource, rows, page.fetchedAt);
-  await db.cache.put(page);
-  await prunePages(resource.name);
-  return held;
+/** Rows kept per transaction: a menu's 2,000 dishes are kept in slices, the screen painting between them. */
+const KEEP_SLICE = 200;
+
+/** Pages answered and still being kept, by resource: a read of the resource from this device waits for its own. */
+const keeping = new Map<string, Promise<void>>();
+
+/** Settles once every page of the resource answered so far is kept (a failed keeping included: the next fetch brings it). */
+const kept = (resource: Resource) => keeping.get(resource.name);
+
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Keeps a page the server answered and its rows after the screen has them: writing 2,000 rows is
+ * ~300 ms of the main thread on a desktop (four times that on a phone), which the rows need not
+ * wait for. Each slice is one transaction of its own, so a row still never replaces a newer one;
+ * the page goes in last, once every row it names is there. Nothing of it is kept after a logout.
+ */
+function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<void> {
+  const era = clearsSoFar();
+  const done = (kept(resource) ?? Promise.resolve())
+    .then(async () => {
+      for (let start = 0; start < rows.length; start += KEEP_SLICE) {
+        await nextTask();
+        await db.transaction('rw', db.records, async () => {
+          if (clearsSoFar() === era) await writeFetched(resource, rows.slice(start, start + KEEP_SLICE), page.fetchedAt);
+        });
+      }
+      await db.transaction('rw', db.cache, async () => {
+        if (clearsSoFar() !== era) return;
+        await db.cache.put(page);
+        await prunePages(resource.name);
+      });
+    })
+    .catch(() => undefined);
+  keeping.set(resource.name, done);
+  void done.then(() => keeping.get(resource.name) === done && keeping.delete(resource.name));
+  return done;
+}
+
+/**
+ * The server's rows as this device shows them: a newer copy it holds of one of them (a replay's
+ * answer that overtook this fetch) and its changes not sent yet laid over. Reads only the rows it
+ * holds of those asked, so a first visit reads nothing but their keys.
+ */
+async function asShown<R extends Resource>(resource: R, page: CachedPage, rows: readonly WireRow[]): Promise<ListPage<Row<R>>> {
+  const [held, entries] = await db.transaction('r', [db.records, db.outbox], async () => {
+    const holds = new Set((await db.records.where('resource').equals(resource.name).primaryKeys()).map((key) => (key as [string, string])[1]));
+    const asked = rows.filter((row) => holds.has(row._id)).map((row): [string, string] => [resource.name, row._id]);
+    return [await db.records.bulkGet(asked), await boundEntries(resource)] as const;
+  });
+  const newer = new Map(held.flatMap((record) => (record ? [[record.id, record.row] as const] : [])));
+  const shown = rows.map((row) => {
+    const copy = newer.get(row._id);
+    return copy && copy.version > row.version ? parseRow(resource, copy) : row;
+  });
+  if (shown.some((row) => row === null)) return { items: rows.map((row) => toRow<R>(row)), pagination: page.pagination };
+  return applyToPage(resource, { page, rows: shown as WireRow[], changes: localChanges(entries), createdSince: [], order: pendingOrder(resource, entries) });
 }
 
 /**
@@ -91,8 +135,11 @@ async function pageOfNewParent(resource: Resource, canonical: Record<string, str
 
 /** The page as this device shows it, or null when it is not cached or one of its rows is missing or broken. */
 async function readPage<R extends Resource>(resource: R, query: Record<string, unknown>): Promise<Cached<ListPage<Row<R>>> | null> {
+  // A first visit holds nothing yet: no need to wait for the database to be made to know it.
+  if (stillCreating()) return null;
   const canonical = canonicalQuery(resource, query);
   const key = pageKey(resource, canonical);
+  await kept(resource);
   const read = await db.transaction('r', [db.cache, db.records, db.outbox], async () => {
     const page = (await db.cache.get(key)) ?? (await pageOfNewParent(resource, canonical));
     if (!page) return null;
@@ -136,6 +183,8 @@ async function readPage<R extends Resource>(resource: R, query: Record<string, u
  * server. fetchedAt is the oldest row's.
  */
 async function readHeld<R extends Resource>(resource: R, query: Record<string, unknown>): Promise<Cached<ListPage<Row<R>>> | null> {
+  if (stillCreating()) return null;
+  await kept(resource);
   const [records, entries] = await db.transaction('r', [db.records, db.outbox], () =>
     Promise.all([
       db.records
@@ -179,6 +228,7 @@ export function withHeldRows(store: ResourceStore): ResourceStore {
  * Reads only, so a live query may call it.
  */
 export async function heldRecords<R extends Resource>(resource: R, ids: readonly string[]): Promise<Map<string, Row<R> | null>> {
+  await kept(resource);
   const keys = ids.map((id): [string, string] => [resource.name, id]);
   const [records, entries] = await Promise.all([db.records.bulkGet(keys), db.outbox.where('[resource+entityId]').anyOf(keys).toArray()]);
   const changes = localChanges(entries);
@@ -269,7 +319,7 @@ export async function keepList(resource: Resource, query: Record<string, unknown
   const limit = Number(canonical.limit ?? DEFAULT_PAGE_SIZE);
   const pagination = { currentPage: 1, totalPages: Math.max(1, Math.ceil(rows.length / limit)), totalItems: rows.length, itemsPerPage: limit };
   const page = listPage(resource, canonical, rows.slice(0, limit).map((row) => row._id), pagination, Date.now());
-  await db.transaction('rw', [db.cache, db.records], () => keepPage(resource, page, rows));
+  await keepPage(resource, page, rows);
 }
 
 /** The row the server answered, as the screen that made the change should now show it. */
@@ -339,22 +389,15 @@ export const resourceStore: ResourceStore = {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const page = listPage(resource, canonicalQuery(resource, query as Record<string, unknown>), rows.map((row) => row._id), pagination, Date.now());
-    // One transaction stores the page and reads back what the device shows of it (a newer row it
-    // holds, its pending changes): the rows appear as soon as that is done, on a phone too.
-    const stored = () => db.transaction('rw', [db.cache, db.records, db.outbox], async () => [await keepPage(resource, page, rows), await boundEntries(resource)] as const);
-    if (stillCreating()) {
-      // A first visit: nothing on the device to lay over the rows; they show now, and are kept once it is ready.
-      void stored().catch(() => undefined);
-      return { items: rows.map((row) => toRow<R>(row)), pagination };
-    }
-    const [kept, entries] = await stored();
-    // The server's rows were parsed on arrival; only a newer copy the device kept needs it.
-    const parsed = kept.map((row, index) => (row === rows[index] ? row : parseRow(resource, row)));
-    if (parsed.some((row) => row === null)) return { items: rows.map((row) => toRow<R>(row)), pagination };
-    return applyToPage(resource, { page, rows: parsed as WireRow[], changes: localChanges(entries), createdSince: [], order: pendingOrder(resource, entries) });
+    void keepPage(resource, page, rows);
+    // A first visit: nothing on the device to lay over the rows, and no need to wait for it to be made.
+    if (stillCreating()) return { items: rows.map((row) => toRow<R>(row)), pagination };
+    return asShown(resource, page, rows);
   },
 
   async cachedRecord<R extends Resource>(resource: R, asked: string) {
+    if (stillCreating()) return null;
+    await kept(resource);
     const id = asked || (await oneRecordId(resource));
     if (!id) return null;
     const [record, entries] = await db.transaction('r', [db.records, db.outbox], () =>

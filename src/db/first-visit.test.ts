@@ -33,7 +33,9 @@ describe('a first visit', () => {
   it('shows its first list without waiting for the database, and keeps the page once it can', async () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify(answer), { status: 200 }));
     vi.resetModules();
-    vi.doMock('./database', async (original) => ({ ...(await original<typeof import('./database')>()), stillCreating: () => true }));
+    // Still being made until the test says it is ready.
+    let creating = true;
+    vi.doMock('./database', async (original) => ({ ...(await original<typeof import('./database')>()), stillCreating: () => creating }));
     const { db } = await import('./database');
     const { resourceStore } = await import('./device-store');
     await db.open();
@@ -45,8 +47,11 @@ describe('a first visit', () => {
     });
     const page = await resourceStore.fetchList(categories, query);
     expect(page.items.map((item) => item.name)).toEqual(['Food']);
+    // Nothing is held while it is being made: asked then, the device answers so at once.
+    expect(await resourceStore.cachedList(categories, query)).toBeNull();
     gate.released = true;
     await busy;
+    creating = false;
     await vi.waitFor(async () => expect((await resourceStore.cachedList(categories, query))?.value.items.map((item) => item.name)).toEqual(['Food']));
   });
 });

@@ -130,25 +130,43 @@ afterEach(() => {
 });
 
 describe('a menu of 2,000 dishes on this device', () => {
-  it('is written and read back as one page, in its order, each in one bulk call', async () => {
+  it('is answered before it is kept, kept in slices the screen paints between, and read back as one page in one bulk call', async () => {
     const rows = Array.from({ length: 2000 }, (_, index) => dish(index + 1));
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ success: true, data: rows, pagination: { currentPage: 1, totalPages: 1, totalItems: 2000, itemsPerPage: 5000 } }))),
     );
+    const bulkPut = vi.spyOn(db.records, 'bulkPut');
     const fetched = await store.fetchList(items, itemsQuery);
     expect(fetched.items).toHaveLength(2000);
+    expect(bulkPut).not.toHaveBeenCalled();
+
+    // A read from the store waits until the page is kept.
+    expect((await store.cachedList(items, itemsQuery))?.value.items).toHaveLength(2000);
+    expect(bulkPut.mock.calls.map(([records]) => records.length)).toEqual(Array(10).fill(200));
     expect(await db.records.where('resource').equals(gastroItems.name).count()).toBe(2000);
 
     // Read back in one bulk read of the records, not 2,000 reads.
     const get = vi.spyOn(db.records, 'get');
     const bulkGet = vi.spyOn(db.records, 'bulkGet');
     const cached = await store.cachedList(items, itemsQuery);
-    expect(cached?.value.items).toHaveLength(2000);
     expect(cached?.value.items.map((row) => row.id)).toEqual(rows.map((row) => row._id));
     expect(cached?.value.pagination.totalItems).toBe(2000);
     expect(get).not.toHaveBeenCalled();
     expect(bulkGet).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps nothing of a page after a logout that came while it was being kept', async () => {
+    const rows = Array.from({ length: 2000 }, (_, index) => dish(index + 1));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ success: true, data: rows, pagination: { currentPage: 1, totalPages: 1, totalItems: 2000, itemsPerPage: 5000 } }))),
+    );
+    await store.fetchList(items, itemsQuery);
+    await clearLocalData();
+    expect(await store.cachedList(items, itemsQuery)).toBeNull();
+    expect(await db.records.count()).toBe(0);
+    expect(await db.cache.count()).toBe(0);
   });
 
   it('keeps a whole list another call answered as the page its query reads (the default allergens’ legend)', async () => {

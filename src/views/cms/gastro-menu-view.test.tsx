@@ -11,7 +11,7 @@ import { clearLocalData } from '../../db/database';
 import { keepList, resourceStore } from '../../db/device-store';
 import { toast } from '../../machines/feedback';
 import { initialListQuery } from '../../machines/list.machine';
-import { readAhead, type Row } from '../../db/resource-store';
+import { readAhead, recordAhead, type Row } from '../../db/resource-store';
 import { sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from '../resource/fake-store.test-support';
 import { registerScreens } from '../resource/screen-registry';
@@ -77,18 +77,24 @@ afterEach(() => {
 });
 
 describe('the menu view', () => {
-  it('is the route /gastromenu/{menuId}, whose read-ahead asks for the dishes before the screen renders', async () => {
+  it('is the route /gastromenu/{menuId}, whose read-ahead asks for the dishes and the menu before the screen renders', async () => {
     expect(await findRoute(`/cms/${SITE}/gastromenu/${MENU}`).page?.preload?.()).toBe(GastroMenuPage);
     expect(findRoute(`/cms/${SITE}/gastromenu/categories`).path).toBe('/cms/:websiteId/gastromenu/categories');
 
     const fetchList = vi.spyOn(resourceStore, 'fetchList').mockReturnValue(new Promise(() => {}));
     vi.spyOn(resourceStore, 'cachedList').mockResolvedValue(null);
-    GastroMenuPage.prefetch({ id: SITE, menuId: MENU });
+    const fetchRecord = vi.spyOn(resourceStore, 'fetchRecord').mockReturnValue(new Promise(() => {}));
+    vi.spyOn(resourceStore, 'cachedRecord').mockResolvedValue(null);
+    GastroMenuPage.prefetch({ websiteId: SITE, menuId: MENU });
     const items = boundTo(gastroItems, { menuId: MENU });
     expect(fetchList).toHaveBeenCalledWith(expect.objectContaining({ name: gastroItems.name, boundKey: MENU }), initialListQuery(items));
-    // The screen takes that read instead of asking again.
+    expect(fetchRecord).toHaveBeenCalledWith(expect.objectContaining({ name: gastroMenus.name, boundKey: SITE }), MENU);
+    // The screen takes those reads instead of asking again.
     void readAhead(resourceStore, items, initialListQuery(items)).fetchList(items, initialListQuery(items));
     expect(fetchList).toHaveBeenCalledTimes(1);
+    const menus = boundTo(gastroMenus, { websiteId: SITE });
+    void recordAhead(resourceStore, menus, MENU).fetchRecord(menus, MENU);
+    expect(fetchRecord).toHaveBeenCalledTimes(1);
   });
 
   it('reads like the printed menu: categories in order, dishes with prices in the menu’s language, letters, what is not available, the legend', async () => {

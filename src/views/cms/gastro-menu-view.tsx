@@ -20,7 +20,7 @@ import { allows } from '../../contract/permissions';
 import { boundTo, titleOf } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import { resourceStore } from '../../db/device-store';
-import { prefetchList, readAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
+import { prefetchList, prefetchRecord, readAhead, recordAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { editorMachine } from '../../machines/editor.machine';
 import { initialListQuery, listMachine } from '../../machines/list.machine';
@@ -31,7 +31,7 @@ import resourceStyles from '../resource/resource.module.css';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
 import { useHeldList } from '../resource/use-held-list';
 import { useRefreshOnSync } from '../resource/use-list-page';
-import { useBoundResources } from '../resource/use-bound-resource';
+import { boundParamsOf, useBoundResources } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { readAgain, useLiveRecord } from '../resource/use-live-record';
 import { allergenName, legendQuery } from './gastro-allergens';
@@ -161,6 +161,8 @@ export const GastroMenuPage = Object.assign(
       if (!params.menuId) return;
       const items = boundTo(gastroItems, { menuId: params.menuId });
       prefetchList(resourceStore, items, initialListQuery(items));
+      // The dishes wait for the menu (its description sits above them): both are asked for at once.
+      prefetchRecord(resourceStore, boundTo(gastroMenus, boundParamsOf(gastroMenus, params)), params.menuId);
     },
   },
 );
@@ -181,7 +183,8 @@ export function GastroMenuView({ title }: PageProps) {
   const base = `/cms/${websiteId}/gastromenu`;
 
   // The menu itself, read as a record page reads its record: this device's copy first.
-  const menuMachine = useMemo(() => editorMachine.provide({ actors: storeActors(withMenuData(store)) }), [store]);
+  const [menuAhead] = useState(() => recordAhead(store, menus, menuId));
+  const menuMachine = useMemo(() => editorMachine.provide({ actors: storeActors(withMenuData(menuAhead)) }), [menuAhead]);
   const menuActor = useActorRef(menuMachine, { input: { resource: menus, id: menuId, blank: {} } });
   useLiveRecord(menuActor);
   const menu = useSelector(menuActor, (snapshot) => snapshot.context.loaded);
