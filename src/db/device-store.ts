@@ -69,12 +69,14 @@ const keeping = new Map<string, Promise<void>>();
 /** Settles once every page of the resource answered so far is kept (a failed keeping included: the next fetch brings it). */
 const kept = (resource: Resource) => keeping.get(resource.name);
 
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** The main thread's next quiet moment (a screen rendering goes first), within a second; the next task where there is no such notion. */
+const quietMoment = () =>
+  new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0)));
 
 /**
  * Keeps a page the server answered and its rows after the screen has them: writing 2,000 rows is
  * ~300 ms of the main thread on a desktop (four times that on a phone), which the rows need not
- * wait for. Each slice is one transaction of its own, so a row still never replaces a newer one;
+ * wait for: each slice waits for a quiet moment of the main thread. Each slice is one transaction of its own, so a row still never replaces a newer one;
  * the page goes in last, once every row it names is there. Nothing of it is kept after a logout.
  */
 function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<void> {
@@ -82,7 +84,7 @@ function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]
   const done = (kept(resource) ?? Promise.resolve())
     .then(async () => {
       for (let start = 0; start < rows.length; start += KEEP_SLICE) {
-        await nextTask();
+        await quietMoment();
         await db.transaction('rw', db.records, async () => {
           if (clearsSoFar() === era) await writeFetched(resource, rows.slice(start, start + KEEP_SLICE), page.fetchedAt);
         });
