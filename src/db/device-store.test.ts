@@ -109,6 +109,13 @@ describe('reading', () => {
     expect(await store.cachedList(subcategories, { page: 2, limit: 10 })).toBeNull();
   });
 
+  it('keeps a page of one slice before answering it: what was seen is on the device when the app is reopened offline', async () => {
+    seed(3);
+    await store.fetchList(subcategories, { page: 1, limit: 10 });
+    expect(await db.cache.count()).toBe(1);
+    expect(await db.records.where('resource').equals('subcategories').count()).toBe(3);
+  });
+
   it('caches a fetched record', async () => {
     seed(1);
     await store.fetchRecord(subcategories, id(1));

@@ -60,7 +60,10 @@ function listPage(resource: Resource, query: Record<string, string | number>, id
   return { key: pageKey(resource, query), resource: resource.name, query, ids, pagination, fetchedAt };
 }
 
-/** Rows kept per transaction: a menu's 2,000 dishes are kept in slices, the screen painting between them. */
+/**
+ * Rows kept per transaction. A page of one slice (every ordinary list) is kept before it shows, so
+ * what was seen is there offline at once; a longer one (a menu's 2,000 dishes) shows first.
+ */
 const KEEP_SLICE = 200;
 
 /** Pages answered and still being kept, by resource: a read of the resource from this device waits for its own. */
@@ -74,17 +77,18 @@ const quietMoment = () =>
   new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0)));
 
 /**
- * Keeps a page the server answered and its rows after the screen has them: writing 2,000 rows is
- * ~300 ms of the main thread on a desktop (four times that on a phone), which the rows need not
- * wait for: each slice waits for a quiet moment of the main thread. Each slice is one transaction of its own, so a row still never replaces a newer one;
- * the page goes in last, once every row it names is there. Nothing of it is kept after a logout.
+ * Keeps a page the server answered and its rows. Writing 2,000 rows is ~300 ms of the main thread
+ * on a desktop (four times that on a phone), which a long page's rows need not wait for: its
+ * slices after the first each wait for a quiet moment of the main thread. Each slice is one
+ * transaction of its own, so a row still never replaces a newer one; the page goes in last, once
+ * every row it names is there. Nothing of it is kept after a logout.
  */
 function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<void> {
   const era = clearsSoFar();
   const done = (kept(resource) ?? Promise.resolve())
     .then(async () => {
       for (let start = 0; start < rows.length; start += KEEP_SLICE) {
-        await quietMoment();
+        if (start > 0) await quietMoment();
         await db.transaction('rw', db.records, async () => {
           if (clearsSoFar() === era) await writeFetched(resource, rows.slice(start, start + KEEP_SLICE), page.fetchedAt);
         });
@@ -391,9 +395,10 @@ export const resourceStore: ResourceStore = {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const page = listPage(resource, canonicalQuery(resource, query as Record<string, unknown>), rows.map((row) => row._id), pagination, Date.now());
-    void keepPage(resource, page, rows);
+    const keptHere = keepPage(resource, page, rows);
     // A first visit: nothing on the device to lay over the rows, and no need to wait for it to be made.
     if (stillCreating()) return { items: rows.map((row) => toRow<R>(row)), pagination };
+    if (rows.length <= KEEP_SLICE) await keptHere;
     return asShown(resource, page, rows);
   },
 
