@@ -1,3 +1,4 @@
+import { whenIdle } from './idle';
 import { ChangeSchema, EVENTS_PATH, LIVE_EVENTS, type Change } from '../contract/live';
 import { pageTransport } from './request';
 import { isAuthenticated, subscribeSession } from './session';
@@ -14,20 +15,8 @@ let lastId: string | null = null;
 /** The session the stream is of: another one's would not resume this one's. */
 let listeningAs: string | null = null;
 let failures = 0;
-let retry: ReturnType<typeof setTimeout> | undefined;
-/** Runs `work` when the page has nothing else to do, within 2 s; cancelled like a timeout. */
-function whenIdle(work: () => void): ReturnType<typeof setTimeout> {
-  if (typeof requestIdleCallback === 'undefined') return setTimeout(work, 500);
-  const timer = setTimeout(() => {
-    cancelIdleCallback(idle);
-    work();
-  }, 2000);
-  const idle = requestIdleCallback(() => {
-    clearTimeout(timer);
-    work();
-  });
-  return timer;
-}
+/** Cancels the connection waiting to be made (after a quiet moment, or a back-off). */
+let retry: (() => void) | undefined;
 
 /** How long a screen waits for more of a burst of changes before it reads once. */
 export const LIVE_SETTLE_MS = 80;
@@ -60,12 +49,13 @@ const wanted = () => enabled && listeners.size > 0 && isAuthenticated() && docum
 function adjust() {
   if (wanted()) {
     // Once the screen has what it opened with: the stream is for what changes after.
-    if (!running && retry === undefined) retry = whenIdle(() => {
-      retry = undefined;
-      if (wanted() && !running) void connect();
-    });
+    if (!running && retry === undefined)
+      retry = whenIdle(() => {
+        retry = undefined;
+        if (wanted() && !running) void connect();
+      }, 2000);
   } else {
-    clearTimeout(retry);
+    retry?.();
     retry = undefined;
     running?.abort();
     running = null;
@@ -112,10 +102,11 @@ async function connect() {
     if (running === controller) running = null;
   }
   if (controller.signal.aborted || !wanted()) return;
-  retry = setTimeout(() => {
+  const timer = setTimeout(() => {
     retry = undefined;
     adjust();
   }, retryDelay());
+  retry = () => clearTimeout(timer);
 }
 
 if (typeof window !== 'undefined') {

@@ -1,6 +1,7 @@
 import { i18n } from '@lingui/core';
 import { liveQuery } from 'dexie';
 import { labelTitle, outboxEntry } from './outbox-entry';
+import { whenIdle } from '../api/idle';
 import { resourceApi } from '../api/resource';
 import { ApiError } from '../api/request';
 import type { Pagination } from '../contract/envelope';
@@ -72,9 +73,7 @@ const keeping = new Map<string, Promise<void>>();
 /** Settles once every page of the resource answered so far is kept (a failed keeping included: the next fetch brings it). */
 const kept = (resource: Resource) => keeping.get(resource.name);
 
-/** The main thread's next quiet moment (a screen rendering goes first), within a second; the next task where there is no such notion. */
-const quietMoment = () =>
-  new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0)));
+const quietMoment = () => new Promise<void>((resolve) => void whenIdle(resolve, 1000));
 
 /**
  * Keeps a page the server answered and its rows. Writing 2,000 rows is ~300 ms of the main thread
