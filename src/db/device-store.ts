@@ -67,7 +67,7 @@ function listPage(resource: Resource, query: Record<string, string | number>, id
  */
 const KEEP_SLICE = 200;
 
-/** Pages answered and still being kept, by resource: a read of the resource from this device waits for its own. */
+/** Pages answered and still being kept, by resource: a read of the resource from this device (but a live query's) waits for its own. */
 const keeping = new Map<string, Promise<void>>();
 
 /** Settles once every page of the resource answered so far is kept (a failed keeping included: the next fetch brings it). */
@@ -230,10 +230,10 @@ export function withHeldRows(store: ResourceStore): ResourceStore {
 /**
  * The records of these ids as this device shows them (its changes laid over, those made here
  * included), under whatever binding it holds them, ids being unique; null for one it holds nothing of.
- * Reads only, so a live query may call it.
+ * Reads only and awaits nothing but Dexie, so a live query may call it: it reads again as a page's
+ * slices are kept, rather than waiting for them.
  */
 export async function heldRecords<R extends Resource>(resource: R, ids: readonly string[]): Promise<Map<string, Row<R> | null>> {
-  await kept(resource);
   const keys = ids.map((id): [string, string] => [resource.name, id]);
   const [records, entries] = await Promise.all([db.records.bulkGet(keys), db.outbox.where('[resource+entityId]').anyOf(keys).toArray()]);
   const changes = localChanges(entries);
