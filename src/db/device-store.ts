@@ -104,17 +104,21 @@ function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]
   return done;
 }
 
+/** The keys of the rows this device holds, of those asked: a page kept just now holds them all. */
+async function heldKeys(resource: Resource, rows: readonly WireRow[]): Promise<[string, string][]> {
+  const keys = rows.map((row): [string, string] => [resource.name, row._id]);
+  if (rows.length <= KEEP_SLICE) return keys;
+  // A long page not kept yet: its held rows by the resource's keys (one read), not 2,000 gets of rows mostly absent.
+  const holds = new Set((await db.records.where('resource').equals(resource.name).primaryKeys()).map((key) => (key as [string, string])[1]));
+  return keys.filter(([, id]) => holds.has(id));
+}
+
 /**
  * The server's rows as this device shows them: a newer copy it holds of one of them (a replay's
- * answer that overtook this fetch) and its changes not sent yet laid over. Reads only the rows it
- * holds of those asked, so a first visit reads nothing but their keys.
+ * answer that overtook this fetch) and its changes not sent yet laid over.
  */
 async function asShown<R extends Resource>(resource: R, page: CachedPage, rows: readonly WireRow[]): Promise<ListPage<Row<R>>> {
-  const [held, entries] = await db.transaction('r', [db.records, db.outbox], async () => {
-    const holds = new Set((await db.records.where('resource').equals(resource.name).primaryKeys()).map((key) => (key as [string, string])[1]));
-    const asked = rows.filter((row) => holds.has(row._id)).map((row): [string, string] => [resource.name, row._id]);
-    return [await db.records.bulkGet(asked), await boundEntries(resource)] as const;
-  });
+  const [held, entries] = await db.transaction('r', [db.records, db.outbox], async () => [await db.records.bulkGet(await heldKeys(resource, rows)), await boundEntries(resource)] as const);
   const newer = new Map(held.flatMap((record) => (record ? [[record.id, record.row] as const] : [])));
   const shown = rows.map((row) => {
     const copy = newer.get(row._id);
