@@ -38,12 +38,22 @@ const renderApp = (path: string) =>
     { path },
   );
 
+/** A session as the app keeps it between starts. */
+function signIn(user: SessionUser) {
+  localStorage.setItem('auth_token', 'token');
+  localStorage.setItem('auth_user', JSON.stringify(user));
+}
+
+/** The page at `path` rendered after its reads were started ahead, once it has settled. */
+async function openSettled(path: string, heading: string) {
+  renderApp(path);
+  expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeDefined();
+  await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+}
+
 /** Rendered in an awaited act: a screen whose chunk is still loading suspends, and React retries it only there. */
 async function open(path: string, user?: SessionUser) {
-  if (user) {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(user));
-  }
+  if (user) signIn(user);
   let rendered: ReturnType<typeof renderScreen> | undefined;
   await act(async () => {
     rendered = renderApp(path);
@@ -54,8 +64,7 @@ async function open(path: string, user?: SessionUser) {
 describe('AppRoutes', () => {
   // First in the file: no other test has loaded the shell's or the profile's chunk yet.
   it('renders a preloaded path in its first render, shell and page together', async () => {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    signIn(sessionUser());
     await preloadPath('/profile', Promise.resolve());
 
     // Not in an awaited act: had anything suspended, nothing would be on screen yet.
@@ -65,8 +74,7 @@ describe('AppRoutes', () => {
   });
 
   it('asks for a list page’s first rows while the app loads, before anything renders', async () => {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    signIn(sessionUser());
     let languageReady!: () => void;
     const loading = preloadPath('/websites/categories', new Promise<void>((resolve) => (languageReady = resolve)));
     // The words of a failure are the catalog's: nothing is asked before it is in.
@@ -77,27 +85,21 @@ describe('AppRoutes', () => {
     expect(listCalls().map(([input]) => String(input))).toEqual(['/api/categories?page=1&limit=10&sortBy=name&sortOrder=asc']);
 
     // The page takes that request instead of making its own.
-    renderApp('/websites/categories');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Categories' })).toBeDefined();
-    await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+    await openSettled('/websites/categories', 'Categories');
     expect(listCalls()).toHaveLength(1);
   });
 
   it('asks for a list’s figures while the app loads; the page takes them', async () => {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    signIn(sessionUser());
     await preloadPath('/users', Promise.resolve());
     expect(statsCalls()).toHaveLength(1);
 
-    renderApp('/users');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Users' })).toBeDefined();
-    await waitFor(() => expect(screen.queryByRole('status', { busy: true })).toBeNull());
+    await openSettled('/users', 'Users');
     expect(statsCalls()).toHaveLength(1);
   });
 
   it('asks for the dashboard’s figures and latest changes while the app loads; the page takes them', async () => {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    signIn(sessionUser());
     const areas = ['websites', 'users', 'partners', 'admins'];
     const reads = () =>
       fetchMock.mock.calls.map(([input]) => String(input)).filter((url) => areas.some((area) => url.startsWith(`/api/${area}/stats`) || url.startsWith(`/api/${area}?`)));
@@ -202,8 +204,7 @@ describe('AppRoutes', () => {
   });
 
   it('keeps the screen on view, busy and inert, until the next one has loaded, in the app’s own navigation', async () => {
-    localStorage.setItem('auth_token', 'token');
-    localStorage.setItem('auth_user', JSON.stringify(sessionUser()));
+    signIn(sessionUser());
     await preloadPath('/profile', Promise.resolve());
     act(() => history.replaceState(null, '', '/profile'));
     renderScreen(
