@@ -171,7 +171,7 @@ describe('a menu of 2,000 dishes on this device', () => {
   });
 
   it('keeps nothing of a page after a logout that came while it was being kept', async () => {
-    const rows = serveMenu();
+    serveMenu();
     await store.fetchList(items, itemsQuery);
     await clearLocalData();
     expect(await store.cachedList(items, itemsQuery)).toBeNull();
