@@ -22,10 +22,11 @@ function serverAssets(): Plugin {
 
 /**
  * Packages that stay in node_modules: native code (argon2, sharp), files read beside their own
- * code (PGlite's WebAssembly and data, Swagger UI's pages), and those a start never loads (mail,
- * S3, upload sniffing, the sanitizer), which are imported when first used.
+ * code (PGlite's WebAssembly and data, Swagger UI's pages), and those a start never loads, which
+ * are loaded when first used: mail, S3, upload sniffing, the sanitizer, and Ajv, Fastify's own
+ * validator, which ours replaces (src/server/main.test.ts checks a start loads none of these).
  */
-const EXTERNAL = ['@node-rs/argon2', 'sharp', '@electric-sql/pglite', '@fastify/swagger-ui', 'pg', 'nodemailer', '@aws-sdk/client-s3', 'file-type', 'sanitize-html'];
+const EXTERNAL = ['@node-rs/argon2', 'sharp', '@electric-sql/pglite', '@fastify/swagger-ui', 'pg', 'nodemailer', '@aws-sdk/client-s3', 'file-type', 'sanitize-html', 'ajv'];
 
 /**
  * The server as plain JavaScript for `npm start` (no TypeScript loader at run time): one ES module
