@@ -5,6 +5,7 @@ import { BrandingProvider } from '../api/branding';
 import { Router } from 'wouter';
 import { AppRoutes, appLocation, preloadPath } from './routes';
 import { clearSession, type SessionUser } from '../api/session';
+import { db } from '../db/database';
 
 vi.mock('../machines/auth', () => ({
   useAuth: () => ({ status: 'idle', error: null, fieldErrors: {}, resetEmail: null, cancel: () => {}, logout: async () => {} }),
@@ -113,6 +114,25 @@ describe('AppRoutes', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Partners' })).toBeDefined();
     await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
     expect(reads()).toEqual(early);
+  });
+
+  it('shows the dashboard’s figures and latest changes that came in before its first render in that render', async () => {
+    signIn(sessionUser());
+    const figures = { total: 7, recent: 2, by: { status: {} } };
+    fetchMock.mockImplementation(async (input) =>
+      new Response(JSON.stringify({ success: true, data: String(input).endsWith('/stats') ? figures : [partnerRecord], pagination: { currentPage: 1, totalPages: 1, totalItems: 1, itemsPerPage: 5 } })),
+    );
+    await preloadPath('/', Promise.resolve());
+    // Answered: each area's page is on the device (a page of a few rows is kept before it is answered).
+    await waitFor(async () => expect(await db.cache.count()).toBe(4));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+
+    renderApp('/');
+    // Synchronously after the first render: every area's figures and its latest change, no "Loading…".
+    expect(screen.getAllByText('Total')).toHaveLength(4);
+    expect(screen.getAllByText('7')).toHaveLength(4);
+    expect(screen.getAllByRole('link', { name: 'Partner' })).toHaveLength(2);
+    expect(screen.queryByText('Loading…')).toBeNull();
   });
 
   it.each([

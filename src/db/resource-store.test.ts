@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { categories, types } from '../contract/resources/catalogs';
-import { prefetchRecord, recordAhead, withReadAhead, type ResourceStore } from './resource-store';
+import { prefetchRecord, readAhead, recordAhead, type ResourceStore } from './resource-store';
 
 const pagination = { currentPage: 1, totalPages: 1, totalItems: 0, itemsPerPage: 10 };
 const copy = { value: { items: [], pagination }, fetchedAt: 1 };
@@ -12,11 +12,11 @@ function fakeStore() {
   return { store: { cachedList, fetchList } as unknown as ResourceStore, cachedList, fetchList };
 }
 
-describe('withReadAhead', () => {
+describe('a list read ahead', () => {
   it('starts the device read and the server fetch at once and hands each to the first ask for that list', async () => {
     const { store, cachedList, fetchList } = fakeStore();
     const query = { page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc' } as const;
-    const ahead = withReadAhead(store, categories, query);
+    const ahead = readAhead(store, categories, query);
     expect(cachedList).toHaveBeenCalledTimes(1);
     expect(fetchList).toHaveBeenCalledTimes(1);
 
@@ -34,17 +34,37 @@ describe('withReadAhead', () => {
 
   it('asks anew for another resource or another query', async () => {
     const { store, cachedList } = fakeStore();
-    const ahead = withReadAhead(store, categories, { page: 1, limit: 10 });
+    const ahead = readAhead(store, categories, { page: 1, limit: 10 });
     await ahead.cachedList(types, { page: 1, limit: 10 });
     await ahead.cachedList(categories, { page: 2, limit: 10 });
     expect(cachedList).toHaveBeenCalledTimes(3);
+  });
+
+  it('tells what is in so far, the server’s answer over this device’s copy, so a screen rendering after it shows it in its first render', async () => {
+    const server = { resolve: (_page: typeof fresh) => {}, promise: Promise.resolve(fresh) };
+    server.promise = new Promise((resolve) => (server.resolve = resolve));
+    const store = { cachedList: vi.fn(async () => copy), fetchList: vi.fn(() => server.promise) } as unknown as ResourceStore;
+    const ahead = readAhead(store, categories, { page: 1, limit: 10 });
+    expect(ahead.shown()).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ahead.shown()).toEqual({ value: copy.value, cachedAt: copy.fetchedAt });
+    server.resolve(fresh);
+    await server.promise;
+    expect(ahead.shown()).toEqual({ value: fresh, cachedAt: null });
+  });
+
+  it('tells nothing when the server failed and the device holds no copy', async () => {
+    const store = { cachedList: vi.fn(async () => null), fetchList: vi.fn(() => Promise.reject(new Error('offline'))) } as unknown as ResourceStore;
+    const ahead = readAhead(store, categories, { page: 1, limit: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(ahead.shown()).toBeUndefined();
   });
 
   it('lets a fetch nobody takes fail quietly', async () => {
     const store = { cachedList: vi.fn(async () => null), fetchList: vi.fn(() => Promise.reject(new Error('offline'))) } as unknown as ResourceStore;
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
-    withReadAhead(store, categories, { page: 1, limit: 10 });
+    readAhead(store, categories, { page: 1, limit: 10 });
     await new Promise((resolve) => setTimeout(resolve, 10));
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();

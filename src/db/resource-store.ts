@@ -92,6 +92,23 @@ export function earlyReads<T>() {
 
 type Ahead = Pick<ResourceStore, 'cachedList' | 'fetchList' | 'cachedRecord' | 'fetchRecord'>;
 
+/** What a screen shows first: the server's answer (`cachedAt` null), else this device's copy and when it was fetched. */
+export interface Shown<T> {
+  value: T;
+  cachedAt: number | null;
+}
+
+/** A store with one screen's first read under way. */
+export interface ReadAhead<T> extends ResourceStore {
+  /**
+   * What is in so far: the server's answer, else this device's copy. A screen whose first render
+   * comes after it shows it at once, instead of a "Loading…" its machine replaces after the first paint.
+   */
+  shown(): Shown<T> | undefined;
+}
+
+const ignore = () => undefined;
+
 /**
  * The store with one screen's reads already under way: a list's first page or a record, from the
  * device and from the server, started while React is still rendering (or while the screen's code
@@ -99,8 +116,19 @@ type Ahead = Pick<ResourceStore, 'cachedList' | 'fetchList' | 'cachedRecord' | '
  * first paint), gets those same calls instead of new ones. Each is handed over once, and only for
  * what it was started for: a later load (a refresh, another query) asks again.
  */
-function withReads(store: ResourceStore, key: string, keyOf: (resource: Resource, asked: unknown) => string, reads: Partial<Record<keyof Ahead, Promise<unknown>>>): ResourceStore {
+function withReads<T>(
+  store: ResourceStore,
+  key: string,
+  keyOf: (resource: Resource, asked: unknown) => string,
+  reads: Partial<Record<keyof Ahead, Promise<unknown>>>,
+  { device, server }: { device: Promise<Cached<T> | null>; server: Promise<T> },
+): ReadAhead<T> {
   const pending = new Map(Object.entries(reads).map(([call, promise]) => [call, unheard(promise) as Promise<never>]));
+  let shown: Shown<T> | undefined;
+  device.then((copy) => {
+    if (copy) shown ??= { value: copy.value, cachedAt: copy.fetchedAt };
+  }, ignore);
+  server.then((value) => void (shown = { value, cachedAt: null }), ignore);
   const take = (call: keyof Ahead, resource: Resource, asked: unknown) => {
     const ahead = pending.get(call);
     pending.delete(call);
@@ -112,6 +140,7 @@ function withReads(store: ResourceStore, key: string, keyOf: (resource: Resource
     fetchList: (resource, query, signal) => take('fetchList', resource, query) ?? store.fetchList(resource, query, signal),
     cachedRecord: (resource, id) => take('cachedRecord', resource, id) ?? store.cachedRecord(resource, id),
     fetchRecord: (resource, id, signal) => take('fetchRecord', resource, id) ?? store.fetchRecord(resource, id, signal),
+    shown: () => shown,
   };
 }
 
@@ -119,21 +148,23 @@ const listKey = (resource: Resource, query: unknown) => cacheKey(resource, query
 const recordKey = (resource: Resource, id: unknown) => `${resource.name} ${String(id)}`;
 
 /** The store with one list's first page being read already (from the device and the server). */
-export function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
-  return withReads(store, listKey(resource, query), listKey, { cachedList: store.cachedList(resource, query), fetchList: store.fetchList(resource, query) });
+function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ReadAhead<ListPage<Row<R>>> {
+  const first = { device: store.cachedList(resource, query), server: store.fetchList(resource, query) };
+  return withReads(store, listKey(resource, query), listKey, { cachedList: first.device, fetchList: first.server }, first);
 }
 
 /** The store with one record being read already (from the device and the server). */
-function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
-  return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: store.cachedRecord(resource, id), fetchRecord: store.fetchRecord(resource, id) });
+function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ReadAhead<Row> {
+  const first = { device: store.cachedRecord(resource, id), server: store.fetchRecord(resource, id) };
+  return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: first.device, fetchRecord: first.server }, first);
 }
 
-const early = earlyReads<{ store: ResourceStore; ahead: ResourceStore }>();
+const early = earlyReads<{ store: ResourceStore; ahead: ReadAhead<unknown> }>();
 
 /** The read-ahead started before the screen on the same store, else `start`'s, started now. */
-function takeEarly(store: ResourceStore, key: string, start: () => ResourceStore): ResourceStore {
+function takeEarly<T>(store: ResourceStore, key: string, start: () => ReadAhead<T>): ReadAhead<T> {
   const taken = early.take(key);
-  return taken?.store === store ? taken.ahead : start();
+  return taken?.store === store ? (taken.ahead as ReadAhead<T>) : start();
 }
 
 /**
@@ -145,7 +176,7 @@ export function prefetchList<R extends Resource>(store: ResourceStore, resource:
 }
 
 /** The list's read-ahead: the one started before the screen on the same store, else one started now. */
-export function readAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ResourceStore {
+export function readAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ReadAhead<ListPage<Row<R>>> {
   return takeEarly(store, listKey(resource, query), () => withReadAhead(store, resource, query));
 }
 
@@ -155,6 +186,6 @@ export function prefetchRecord(store: ResourceStore, resource: Resource, id: str
 }
 
 /** The record's read-ahead: the one started before the editor on the same store, else one started now. */
-export function recordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
+export function recordAhead(store: ResourceStore, resource: Resource, id: string): ReadAhead<Row> {
   return takeEarly(store, recordKey(resource, id), () => withRecordAhead(store, resource, id));
 }

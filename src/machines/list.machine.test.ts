@@ -93,3 +93,38 @@ describe('listMachine delete', () => {
     expect(page?.pagination.totalItems).toBe(1);
   });
 });
+
+describe('listMachine with the server’s answer in hand', () => {
+  it('shows it from its first snapshot and asks neither the device nor the server again', () => {
+    const fetchList = vi.fn(() => new Promise<ListPage<Row>>(() => {}));
+    const readList = vi.fn(async () => null);
+    const actor = createActor(
+      listMachine.provide({
+        actors: { readList: fromPromise(readList), fetchList: fromPromise(fetchList) } as unknown as Actors,
+      }),
+      { input: { resource: categories, shown: { value: pageOf('a', 'b'), cachedAt: null } } },
+    );
+    expect(actor.getSnapshot().matches({ data: 'loaded' })).toBe(true);
+    expect(actor.getSnapshot().context.page?.items.map((item) => item.id)).toEqual(['a', 'b']);
+    actor.start();
+    expect(fetchList).not.toHaveBeenCalled();
+    expect(readList).not.toHaveBeenCalled();
+    // A refresh asks the server as ever.
+    actor.send({ type: 'list.refresh' });
+    expect(fetchList).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows this device’s copy from its first snapshot and still asks the server', () => {
+    const fetchList = vi.fn(() => new Promise<ListPage<Row>>(() => {}));
+    const actor = createActor(
+      listMachine.provide({
+        actors: { readList: fromPromise(async () => null), fetchList: fromPromise(fetchList) } as unknown as Actors,
+      }),
+      { input: { resource: categories, shown: { value: pageOf('a'), cachedAt: 5 } } },
+    );
+    expect(actor.getSnapshot().context).toMatchObject({ cachedAt: 5, page: { items: [{ id: 'a' }] } });
+    actor.start();
+    expect(actor.getSnapshot().matches({ data: 'loading' })).toBe(true);
+    expect(fetchList).toHaveBeenCalledTimes(1);
+  });
+});

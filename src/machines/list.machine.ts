@@ -1,7 +1,7 @@
 import { assign, setup, type DoneActorEvent, type ErrorActorEvent } from 'xstate';
 import { toast } from './feedback';
 import { DEFAULT_PAGE_SIZE, MAX_ORDERED_CHILDREN, type Resource } from '../contract/resource';
-import type { Cached, ListPage, Outcome, Row } from '../db/resource-store';
+import type { Cached, ListPage, Outcome, Row, Shown } from '../db/resource-store';
 import { resourceText } from '../api/resource-text';
 import { reasonOf } from './reason';
 import { unprovidedActors, type ListQuery } from './store-actors';
@@ -27,6 +27,11 @@ export interface ListInput {
   resource: Resource;
   /** Fixed parts of the query (a parent's id) and any other starting values. */
   query?: Partial<ListQuery>;
+  /**
+   * What was read of that query before the screen rendered (a read-ahead), shown from the start:
+   * the server's answer is not asked for again; this device's copy is, as ever.
+   */
+  shown?: Shown<ListPage<Row>>;
 }
 
 export type ListEvent =
@@ -113,15 +118,15 @@ export const listMachine = list.createMachine({
     resource: input.resource,
     query: initialListQuery(input.resource, input.query),
     searchText: String(input.query?.search ?? ''),
-    page: null,
-    cachedAt: null,
+    page: input.shown?.value ?? null,
+    cachedAt: input.shown?.cachedAt ?? null,
     error: null,
     deletingId: null,
   }),
   type: 'parallel',
   states: {
     data: {
-      initial: 'loading',
+      initial: 'starting',
       on: {
         'list.search': { target: '.debouncing', actions: assign({ searchText: ({ event }) => event.search }) },
         'list.filter': {
@@ -139,6 +144,10 @@ export const listMachine = list.createMachine({
         'list.refresh': { target: '.loading' },
       },
       states: {
+        /** With the server's answer in hand there is nothing to load. */
+        starting: {
+          always: [{ guard: ({ context }) => context.page !== null && context.cachedAt === null, target: 'loaded' }, { target: 'loading' }],
+        },
         debouncing: {
           entry: list.raise({ type: 'list.debounced' }, { delay: 'searchDebounce', id: 'debounce' }),
           exit: list.cancel('debounce'),

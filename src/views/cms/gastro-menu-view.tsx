@@ -20,17 +20,17 @@ import { allows } from '../../contract/permissions';
 import { boundTo, titleOf } from '../../contract/resource';
 import { gastroAllergens, gastroCategories, gastroItems, gastroMenus } from '../../contract/resources/gastro';
 import { resourceStore } from '../../db/device-store';
-import { prefetchList, prefetchRecord, readAhead, recordAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
+import { prefetchList, prefetchRecord, recordAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
 import { editorMachine } from '../../machines/editor.machine';
-import { initialListQuery, listMachine } from '../../machines/list.machine';
+import { initialListQuery } from '../../machines/list.machine';
 import { storeActors } from '../../machines/store-actors';
 import { BackLink } from '../resource/back-link';
 import { LoadProblem, OfflineNote } from '../resource/offline-note';
 import resourceStyles from '../resource/resource.module.css';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
 import { useHeldList } from '../resource/use-held-list';
-import { useRefreshOnSync } from '../resource/use-list-page';
+import { useListActor } from '../resource/use-list-page';
 import { boundParamsOf, useBoundResources } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { readAgain, useLiveRecord } from '../resource/use-live-record';
@@ -196,10 +196,7 @@ export function GastroMenuView({ title }: PageProps) {
   }, [reloadMenu]);
 
   // Its dishes, all of them in one page (an ordered list), read as every list is.
-  const [ahead] = useState(() => readAhead(store, items, initialListQuery(items)));
-  const itemsMachine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const itemsActor = useActorRef(itemsMachine, { input: { resource: items } });
-  useRefreshOnSync(itemsActor);
+  const itemsActor = useListActor(store, items);
   const page = useSelector(itemsActor, (snapshot) => snapshot.context.page);
   const cachedAt = useSelector(itemsActor, (snapshot) => (snapshot.matches({ data: 'loading' }) ? null : snapshot.context.cachedAt));
   const itemsFailed = useSelector(itemsActor, (snapshot) => snapshot.matches({ data: 'failed' }));

@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { Camera, ImageUp, TriangleAlert } from 'lucide-react';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import type { PageProps } from '../page';
@@ -22,15 +22,14 @@ import { NoRoomError } from '../../db/storage-room';
 import { resourceStore } from '../../db/device-store';
 import { uploadOrQueue } from '../../db/upload-or-queue';
 import { useQueuedUploads } from '../../db/use-queued-uploads';
-import { listMachine } from '../../machines/list.machine';
-import { storeActors, type ListQuery } from '../../machines/store-actors';
+import { type ListQuery } from '../../machines/store-actors';
 import { Allowed } from '../resource/no-access';
 import { LoadProblem, OfflineNote } from '../resource/offline-note';
 import { ResourceFormDialog } from '../resource/resource-form';
 import resourceStyles from '../resource/resource.module.css';
 import type { ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider, useResourceStore } from '../resource/store-context';
-import { useListPage, useRefreshOnSync } from '../resource/use-list-page';
+import { useListActor, useListPage } from '../resource/use-list-page';
 import { useBoundResource } from '../resource/use-bound-resource';
 import { useWindowRows } from '../resource/use-window-rows';
 import { useListControls, type ListControls } from '../shell/list-controls';
@@ -45,6 +44,8 @@ import styles from './media.module.css';
 
 /** Rows per read: the server's most. */
 const PAGE_SIZE = 100;
+/** The library's first page: the newest pictures first. */
+const FIRST_QUERY = { limit: PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'desc' } as const;
 /** The smallest tile, and the space between tiles (px): three across a 360 px phone. */
 const MIN_TILE = 104;
 const GAP = 8;
@@ -126,13 +127,11 @@ export function MediaLibrary({ title }: PageProps) {
   const { user } = useSession();
   const { confirmDelete } = useConfirm();
   const resource = useBoundResource(media);
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
-  const actor = useActorRef(machine, { input: { resource, query: { limit: PAGE_SIZE, sortBy: 'createdAt', sortOrder: 'desc' } } });
+  const actor = useListActor(store, resource, FIRST_QUERY);
   const { query, searchText, page: first, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
   const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
   const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
   const deleting = useSelector(actor, (snapshot) => snapshot.matches({ deletion: 'deleting' }));
-  useRefreshOnSync(actor);
   const titleId = useId();
   const may = { create: allows(resource.access.create, user), update: allows(resource.access.update, user), delete: allows(resource.access.delete, user) };
 

@@ -1,8 +1,8 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Plus } from 'lucide-react';
-import { useActorRef, useSelector } from '@xstate/react';
-import { useId, useMemo, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
 import { Link } from 'wouter';
 import { dateFormat } from '../../components/intl-formats';
 import { StatBoxes } from '../../components/stat-boxes';
@@ -10,12 +10,11 @@ import { RECENT_DAYS, titleOf, type Resource } from '../../contract/resource';
 import styles from '../resource/resource.module.css';
 import type { Choice } from '../resource/screen';
 import { resourceText } from '../../api/resource-text';
-import { initialListQuery, listMachine } from '../../machines/list.machine';
-import { prefetchList, readAhead, type ResourceStore } from '../../db/resource-store';
-import { storeActors } from '../../machines/store-actors';
+import { initialListQuery } from '../../machines/list.machine';
+import { prefetchList, type ResourceStore } from '../../db/resource-store';
 import { LoadProblem } from '../resource/offline-note';
 import { useResourceStore } from '../resource/store-context';
-import { useRefreshOnSync } from '../resource/use-list-page';
+import { useListActor } from '../resource/use-list-page';
 import { prefetchStats, useStats } from '../resource/use-stats';
 import board from './dashboard.module.css';
 
@@ -46,12 +45,7 @@ export function AreaSummary({ area }: { area: Area }) {
   const { t, i18n } = useLingui();
   const headingId = useId();
   const stats = useStats(area.resource);
-  const store = useResourceStore();
-  // The first page as read ahead (the route's `prefetch`), else read from the first render on.
-  const [ahead] = useState(() => readAhead(store, area.resource, latestQuery(area.resource)));
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const actor = useActorRef(machine, { input: { resource: area.resource, query: LATEST } });
-  useRefreshOnSync(actor);
+  const actor = useListActor(useResourceStore(), area.resource, LATEST);
   const latest = useSelector(actor, (snapshot) => snapshot.context.page)?.items ?? null;
   const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
   const error = useSelector(actor, (snapshot) => snapshot.context.error);

@@ -1,18 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { CloudUpload } from 'lucide-react';
-import { useMemo } from 'react';
 import { FormDialog } from '../../components/form-dialog';
 import formStyles from '../../components/form/form.module.css';
 import { QueuedFile } from '../../components/queued-file';
 import type { media } from '../../contract/resources/cms';
 import { useQueuedPictures } from '../../db/use-queued-uploads';
-import { listMachine } from '../../machines/list.machine';
-import { storeActors } from '../../machines/store-actors';
 import styles from './picture-field.module.css';
 import { pictureSource } from './picture-source';
 import { useResourceStore } from './store-context';
-import { useRefreshOnSync } from './use-list-page';
+import { useListActor } from './use-list-page';
 import { Loading } from './loading';
 
 /**
@@ -35,10 +32,7 @@ interface PictureLibraryProps {
  */
 export function PictureLibrary({ library, onChoose, onClose }: PictureLibraryProps) {
   const { t } = useLingui();
-  const store = useResourceStore();
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
-  const actor = useActorRef(machine, { input: { resource: library, query: LIBRARY_QUERY } });
-  useRefreshOnSync(actor);
+  const actor = useListActor(useResourceStore(), library, LIBRARY_QUERY);
   const page = useSelector(actor, (snapshot) => snapshot.context.page);
   const searchText = useSelector(actor, (snapshot) => snapshot.context.searchText);
   // Offline, with no copy of the library on this device: only its photos waiting here are offered.

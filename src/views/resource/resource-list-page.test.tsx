@@ -7,7 +7,9 @@ import { categories, subcategories } from '../../contract/resources/catalogs';
 import { categoriesScreen, subcategoriesScreen } from '../admin/catalogs';
 import { sessionUser } from '../render-screen.test-support';
 import { fakeStore, renderResourceScreen, row } from './fake-store.test-support';
+import { prefetchList } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
+import { initialListQuery } from '../../machines/list.machine';
 import { Route } from 'wouter';
 import { notes, topics } from '../../../tests/support/scoped-resources';
 import type { ResourceScreen } from './screen';
@@ -279,6 +281,18 @@ describe('ResourceListPage', () => {
     expect(path()).toBe(`/websites/categories/${RETAIL}/subcategories`);
     // Asked from the first render on, before the list machine starts (withReadAhead).
     expect(store.fetchList).toHaveBeenCalledWith(categories, expect.objectContaining({ page: 1 }));
+  });
+
+  it('shows the rows its route read ahead in its first render when they are in, and does not ask again', async () => {
+    const { store, spies } = fakeStore(seed());
+    prefetchList(store, categories, initialListQuery(categories));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    renderResourceScreen(<ResourceListPage screen={categoriesScreen} title={msg`Categories`} />, store);
+
+    // Synchronously after the first render: no "Loading…" in between, no second request.
+    expect(screen.getByRole('link', { name: 'Retail' })).toBeDefined();
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(spies.fetchList.mock.calls.filter(([resource]) => resource === categories)).toHaveLength(1);
   });
 
   it('reads the page again when queued changes reached the server or a conflict was resolved', async () => {

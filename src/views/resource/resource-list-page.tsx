@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { ArchiveRestore, CloudUpload, Pencil, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
@@ -13,10 +13,8 @@ import { Button } from '../../components/form/button';
 import buttonStyles from '../../components/form/form.module.css';
 import { Pagination } from '../../components/pagination';
 import { StatBoxes, type Stat } from '../../components/stat-boxes';
-import { readAhead, type Row } from '../../db/resource-store';
-import { initialListQuery, listMachine } from '../../machines/list.machine';
+import type { Row } from '../../db/resource-store';
 import { resourceText } from '../../api/resource-text';
-import { storeActors } from '../../machines/store-actors';
 import { useListControls, type ListControls } from '../shell/list-controls';
 import { allows } from '../../contract/permissions';
 import { offers, titleOf } from '../../contract/resource';
@@ -31,7 +29,7 @@ import { useOptionLists, type OptionLists } from './use-option-lists';
 import { useBoundResource } from './use-bound-resource';
 import { useScreenRoutes } from './use-screen-routes';
 import { useStatFigures } from './use-stats';
-import { useRefreshOnSync } from './use-list-page';
+import { useListActor } from './use-list-page';
 import { cellText } from './column-text';
 import { useChangeTexts } from './use-change-texts';
 import type { SelectOption } from '../../components/searchable-select';
@@ -70,10 +68,7 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   const [acting, setActing] = useState(false);
   const resource = useBoundResource(screen.resource);
   const start = { ...fixed, ...(screen.pageSize ? { limit: screen.pageSize } : {}) };
-  // The device's copy is read from the first render on, not from the machine's start after the first paint.
-  const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, start)));
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const actor = useActorRef(machine, { input: { resource, query: start } });
+  const actor = useListActor(store, resource, start);
   const { query, searchText, page, cachedAt, error } = useSelector(actor, (snapshot) => snapshot.context);
   const loading = useSelector(actor, (snapshot) => snapshot.matches({ data: 'loading' }));
   const refreshing = useSelector(actor, (snapshot) => snapshot.matches({ data: { loading: 'refreshing' } }));
@@ -147,7 +142,6 @@ export function ResourceListPage({ screen, title, fixed, back, tools }: Resource
   );
   useListControls(controls);
 
-  useRefreshOnSync(actor);
 
   async function remove(row: Row) {
     if (await confirmDelete(titleOf(resource, row))) actor.send({ type: 'list.delete', id: row.id, baseVersion: row.version });

@@ -1,13 +1,13 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { LIVE_SETTLE_MS, onLiveChange } from '../../api/live';
 import { resourceText } from '../../api/resource-text';
 import { concerns } from '../../contract/live';
 import type { ActorRefFrom } from 'xstate';
 import type { Resource } from '../../contract/resource';
-import type { ListPage, Row } from '../../db/resource-store';
+import { readAhead, type ListPage, type ResourceStore, type Row } from '../../db/resource-store';
 import { SYNCED_EVENT } from '../../db/sync-messages';
-import { listMachine } from '../../machines/list.machine';
+import { initialListQuery, listMachine } from '../../machines/list.machine';
 import { storeActors, type ListQuery } from '../../machines/store-actors';
 import { LoadProblem } from './offline-note';
 import { useResourceStore } from './store-context';
@@ -37,6 +37,20 @@ export function useRefreshOnSync(actor: ActorRefFrom<typeof listMachine>): void 
   }, [actor]);
 }
 
+/**
+ * The list machine of one list on screen, on `store`, kept fresh (useRefreshOnSync). Its first
+ * page is read from this render on, or taken from its route's read-ahead (`prefetchList`): what
+ * came before this first render (the server's answer, else this device's copy) is in it, not in
+ * a render after the first paint that replaces "Loading…".
+ */
+export function useListActor(store: ResourceStore, resource: Resource, query: Partial<ListQuery> = {}): ActorRefFrom<typeof listMachine> {
+  const [ahead] = useState(() => readAhead(store, resource, initialListQuery(resource, query)));
+  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
+  const actor = useActorRef(machine, { input: { resource, query, shown: ahead.shown() } });
+  useRefreshOnSync(actor);
+  return actor;
+}
+
 /** A page of a list as a component shows it. */
 export interface ListRead {
   /** This device's copy first, then the server's; null until either is there. */
@@ -54,10 +68,7 @@ export interface ListRead {
  * once; a component showing another one is keyed by it.
  */
 export function useListPage(resource: Resource, query: Partial<ListQuery>): ListRead {
-  const store = useResourceStore();
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(store) }), [store]);
-  const actor = useActorRef(machine, { input: { resource, query } });
-  useRefreshOnSync(actor);
+  const actor = useListActor(useResourceStore(), resource, query);
   const page = useSelector(actor, (snapshot) => snapshot.context.page);
   const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
   const reason = useSelector(actor, (snapshot) => snapshot.context.error);

@@ -10,22 +10,36 @@ import type { Filter } from './screen';
 
 const readStats = (path: string, signal?: AbortSignal) => requestData(path, StatsSchema, { signal, fallback: messages.requestFailed });
 
-const early = earlyReads<Promise<Stats>>();
+/** Figures being read, and their value once they are in. */
+interface StatsRead {
+  read: Promise<Stats>;
+  value?: Stats;
+}
+
+const early = earlyReads<StatsRead>();
 
 /** Starts reading an entry's figures while its screen's code is still loading; `useStats` takes them. */
 export function prefetchStats(resource: Pick<Resource, 'paths'>): void {
   const path = resource.paths.stats;
-  if (path) early.put(path, unheard(readStats(path)));
+  if (!path) return;
+  const ahead: StatsRead = { read: unheard(readStats(path)) };
+  ahead.read.then(
+    (value) => void (ahead.value = value),
+    () => undefined,
+  );
+  early.put(path, ahead);
 }
 
 /** An entry's figures from its `stats` path (spec §7 `/stats`), read again after queued changes reached the server; null while unknown or offline. */
 export function useStats(resource: Pick<Resource, 'paths'>): Stats | null {
   const path = resource.paths.stats;
-  const [stats, setStats] = useState<{ path: string; stats: Stats } | null>(null);
+  // Figures read ahead that are in already show in the first render.
+  const [taken] = useState(() => (path ? { path, read: early.take(path) } : undefined));
+  const [stats, setStats] = useState<{ path: string; stats: Stats } | null>(() => (taken?.read?.value ? { path: taken.path, stats: taken.read.value } : null));
   useEffect(() => {
     if (!path) return;
     const controller = new AbortController();
-    let ahead = early.take(path);
+    let ahead = taken?.path === path ? taken.read?.read : undefined;
     const load = () =>
       (ahead ?? readStats(path, controller.signal)).then(
         (loaded) => setStats({ path, stats: loaded }),
@@ -40,7 +54,7 @@ export function useStats(resource: Pick<Resource, 'paths'>): Stats | null {
       controller.abort();
       window.removeEventListener(SYNCED_EVENT, load);
     };
-  }, [path]);
+  }, [path, taken]);
   return stats && stats.path === path ? stats.stats : null;
 }
 

@@ -1,8 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { Blocks, Plus } from 'lucide-react';
-import { useMemo, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import type { PageProps } from '../page';
 import { useSession } from '../../api/session';
@@ -12,9 +11,8 @@ import { categories, hosting, languages, subcategories, technologies, types } fr
 import { partners } from '../../contract/resources/partners';
 import { websites } from '../../contract/resources/websites';
 import { resourceStore } from '../../db/device-store';
-import { prefetchList, readAhead } from '../../db/resource-store';
-import { initialListQuery, listMachine } from '../../machines/list.machine';
-import { storeActors } from '../../machines/store-actors';
+import { prefetchList } from '../../db/resource-store';
+import { initialListQuery } from '../../machines/list.machine';
 import { accountSource, ownerField, websiteStatusChoices } from '../admin/choices';
 import { WebsiteTabs } from '../admin/website-tabs';
 import { screenPages } from '../resource/screen-pages';
@@ -22,7 +20,7 @@ import { ResourceFormPage } from '../resource/resource-form';
 import styles from '../resource/resource.module.css';
 import type { Column, Field, ResourceScreen } from '../resource/screen';
 import { ResourceStoreProvider } from '../resource/store-context';
-import { useRefreshOnSync } from '../resource/use-list-page';
+import { useListActor } from '../resource/use-list-page';
 import { WebsiteHome } from './website-home';
 import { Loading } from '../resource/loading';
 
@@ -118,10 +116,7 @@ export function WebsitesPage(props: PageProps) {
 
 /** The owner's websites as their list reads them first (the read-ahead its route started, this device's copy first). */
 function useOwnWebsites() {
-  const [ahead] = useState(() => readAhead(resourceStore, websites, initialListQuery(websites)));
-  const machine = useMemo(() => listMachine.provide({ actors: storeActors(ahead) }), [ahead]);
-  const actor = useActorRef(machine, { input: { resource: websites } });
-  useRefreshOnSync(actor);
+  const actor = useListActor(resourceStore, websites);
   const page = useSelector(actor, (snapshot) => snapshot.context.page);
   const failed = useSelector(actor, (snapshot) => snapshot.matches({ data: 'failed' }));
   return { page, failed };
