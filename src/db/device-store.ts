@@ -77,17 +77,17 @@ const quietMoment = () => new Promise<void>((resolve) => void whenIdle(resolve, 
 
 /**
  * Keeps a page the server answered and its rows. Writing 2,000 rows is ~300 ms of the main thread
- * on a desktop (four times that on a phone), which a long page's rows need not wait for: its
- * slices after the first each wait for a quiet moment of the main thread. Each slice is one
- * transaction of its own, so a row still never replaces a newer one; the page goes in last, once
- * every row it names is there. Nothing of it is kept after a logout.
+ * on a desktop (four times that on a phone), which a long page's rows need not wait for: each of
+ * its slices waits for a quiet moment of the main thread, the first too, so the screen renders
+ * first. Each slice is one transaction of its own, so a row still never replaces a newer one; the
+ * page goes in last, once every row it names is there. Nothing of it is kept after a logout.
  */
 function keepPage(resource: Resource, page: CachedPage, rows: readonly WireRow[]): Promise<void> {
   const era = clearsSoFar();
   const done = (kept(resource) ?? Promise.resolve())
     .then(async () => {
       for (let start = 0; start < rows.length; start += KEEP_SLICE) {
-        if (start > 0) await quietMoment();
+        if (rows.length > KEEP_SLICE) await quietMoment();
         await db.transaction('rw', db.records, async () => {
           if (clearsSoFar() === era) await writeFetched(resource, rows.slice(start, start + KEEP_SLICE), page.fetchedAt);
         });
@@ -398,11 +398,20 @@ export const resourceStore: ResourceStore = {
     const { entities, pagination } = await resourceApi(resource).list(query, signal);
     const rows = entities as WireRow[];
     const page = listPage(resource, canonicalQuery(resource, query as Record<string, unknown>), rows.map((row) => row._id), pagination, Date.now());
-    const keptHere = keepPage(resource, page, rows);
     // A first visit: nothing on the device to lay over the rows, and no need to wait for it to be made.
-    if (stillCreating()) return { items: rows.map((row) => toRow<R>(row)), pagination };
-    if (rows.length <= KEEP_SLICE) await keptHere;
-    return asShown(resource, page, rows);
+    if (stillCreating()) {
+      void keepPage(resource, page, rows);
+      return { items: rows.map((row) => toRow<R>(row)), pagination };
+    }
+    if (rows.length <= KEEP_SLICE) {
+      await keepPage(resource, page, rows);
+      return asShown(resource, page, rows);
+    }
+    // A long page shows as the device held it before: read first, its transaction ahead of the
+    // keeping's, which would otherwise make it read back the rows just written.
+    const shown = asShown(resource, page, rows);
+    void keepPage(resource, page, rows);
+    return shown;
   },
 
   async cachedRecord<R extends Resource>(resource: R, asked: string) {

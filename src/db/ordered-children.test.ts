@@ -140,10 +140,14 @@ describe('a menu of 2,000 dishes on this device', () => {
   it('is answered before it is kept, kept in slices the screen paints between, and read back as one page in one bulk call', async () => {
     const rows = serveMenu();
     const bulkPut = vi.spyOn(db.records, 'bulkPut');
+    const bulkGot = vi.spyOn(db.records, 'bulkGet');
     const fetched = await store.fetchList(items, itemsQuery);
     expect(fetched.items).toHaveLength(2000);
+    // Answered from what the device held before (nothing), read ahead of the first slice: none of its rows read back.
+    expect(bulkGot.mock.calls[0]?.[0]).toEqual([]);
     // Answered while its page is not on the device yet: that goes in after the last slice.
     expect(await db.cache.count()).toBe(0);
+    bulkGot.mockRestore();
 
     // A read from the store waits until the page is kept.
     expect((await store.cachedList(items, itemsQuery))?.value.items).toHaveLength(2000);
