@@ -153,18 +153,21 @@ function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, qu
   return withReads(store, listKey(resource, query), listKey, { cachedList: first.device, fetchList: first.server }, first);
 }
 
-/** The store with one record being read already (from the device and the server). */
-function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ReadAhead<Row> {
+/**
+ * The store with one record being read already (from the device and the server). The store alone:
+ * an editor started from what was in by its first render was slower to be ready on a phone, not faster.
+ */
+function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
   const first = { device: store.cachedRecord(resource, id), server: store.fetchRecord(resource, id) };
   return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: first.device, fetchRecord: first.server }, first);
 }
 
-const early = earlyReads<{ store: ResourceStore; ahead: ReadAhead<unknown> }>();
+const early = earlyReads<{ store: ResourceStore; ahead: ResourceStore }>();
 
 /** The read-ahead started before the screen on the same store, else `start`'s, started now. */
-function takeEarly<T>(store: ResourceStore, key: string, start: () => ReadAhead<T>): ReadAhead<T> {
+function takeEarly<S extends ResourceStore>(store: ResourceStore, key: string, start: () => S): S {
   const taken = early.take(key);
-  return taken?.store === store ? (taken.ahead as ReadAhead<T>) : start();
+  return taken?.store === store ? (taken.ahead as S) : start();
 }
 
 /**
@@ -186,6 +189,6 @@ export function prefetchRecord(store: ResourceStore, resource: Resource, id: str
 }
 
 /** The record's read-ahead: the one started before the editor on the same store, else one started now. */
-export function recordAhead(store: ResourceStore, resource: Resource, id: string): ReadAhead<Row> {
+export function recordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
   return takeEarly(store, recordKey(resource, id), () => withRecordAhead(store, resource, id));
 }
