@@ -116,19 +116,8 @@ const ignore = () => undefined;
  * first paint), gets those same calls instead of new ones. Each is handed over once, and only for
  * what it was started for: a later load (a refresh, another query) asks again.
  */
-function withReads<T>(
-  store: ResourceStore,
-  key: string,
-  keyOf: (resource: Resource, asked: unknown) => string,
-  reads: Partial<Record<keyof Ahead, Promise<unknown>>>,
-  { device, server }: { device: Promise<Cached<T> | null>; server: Promise<T> },
-): ReadAhead<T> {
+function withReads(store: ResourceStore, key: string, keyOf: (resource: Resource, asked: unknown) => string, reads: Partial<Record<keyof Ahead, Promise<unknown>>>): ResourceStore {
   const pending = new Map(Object.entries(reads).map(([call, promise]) => [call, unheard(promise) as Promise<never>]));
-  let shown: Shown<T> | undefined;
-  device.then((copy) => {
-    if (copy) shown ??= { value: copy.value, cachedAt: copy.fetchedAt };
-  }, ignore);
-  server.then((value) => void (shown = { value, cachedAt: null }), ignore);
   const take = (call: keyof Ahead, resource: Resource, asked: unknown) => {
     const ahead = pending.get(call);
     pending.delete(call);
@@ -140,7 +129,6 @@ function withReads<T>(
     fetchList: (resource, query, signal) => take('fetchList', resource, query) ?? store.fetchList(resource, query, signal),
     cachedRecord: (resource, id) => take('cachedRecord', resource, id) ?? store.cachedRecord(resource, id),
     fetchRecord: (resource, id, signal) => take('fetchRecord', resource, id) ?? store.fetchRecord(resource, id, signal),
-    shown: () => shown,
   };
 }
 
@@ -149,8 +137,14 @@ const recordKey = (resource: Resource, id: unknown) => `${resource.name} ${Strin
 
 /** The store with one list's first page being read already (from the device and the server). */
 function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, query: QueryOf<R>): ReadAhead<ListPage<Row<R>>> {
-  const first = { device: store.cachedList(resource, query), server: store.fetchList(resource, query) };
-  return withReads(store, listKey(resource, query), listKey, { cachedList: first.device, fetchList: first.server }, first);
+  const device = store.cachedList(resource, query);
+  const server = store.fetchList(resource, query);
+  let shown: Shown<ListPage<Row<R>>> | undefined;
+  device.then((copy) => {
+    if (copy) shown ??= { value: copy.value, cachedAt: copy.fetchedAt };
+  }, ignore);
+  server.then((value) => void (shown = { value, cachedAt: null }), ignore);
+  return { ...withReads(store, listKey(resource, query), listKey, { cachedList: device, fetchList: server }), shown: () => shown };
 }
 
 /**
@@ -158,8 +152,7 @@ function withReadAhead<R extends Resource>(store: ResourceStore, resource: R, qu
  * an editor started from what was in by its first render was slower to be ready on a phone, not faster.
  */
 function withRecordAhead(store: ResourceStore, resource: Resource, id: string): ResourceStore {
-  const first = { device: store.cachedRecord(resource, id), server: store.fetchRecord(resource, id) };
-  return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: first.device, fetchRecord: first.server }, first);
+  return withReads(store, recordKey(resource, id), recordKey, { cachedRecord: store.cachedRecord(resource, id), fetchRecord: store.fetchRecord(resource, id) });
 }
 
 const early = earlyReads<{ store: ResourceStore; ahead: ResourceStore }>();
